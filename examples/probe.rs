@@ -1,0 +1,123 @@
+//! Test probe for the cross-checks against independent implementations
+//! (`test/python`): reads one JSON request on stdin, writes one JSON answer.
+//!
+//! `probe fk`: `{"urdf", "configurations": [{joint: value}]}` -> world pose of every link.
+//! `probe collide`: `{"urdf", "srdf", "scene", "configurations"}` -> all touching pairs.
+//! `probe tri_tri`: `{"pairs": [[triangle, triangle]]}` -> whether each pair intersects.
+use ccd_guard::collision::{Body, CollisionWorld, StateChecker};
+use ccd_guard::math::{Point3, Real};
+use ccd_guard::query::triangle_triangle::triangles_intersect;
+use ccd_guard::robot::resources::ResourceResolver;
+use ccd_guard::robot::{srdf, urdf, Robot};
+use ccd_guard::scene::{load_scene, Scene};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::PathBuf;
+
+fn fail(message: String) -> ! {
+    eprintln!("probe: {message}");
+    std::process::exit(2)
+}
+
+fn path_field(request: &Value, name: &str) -> Option<PathBuf> {
+    request.get(name).and_then(Value::as_str).map(PathBuf::from)
+}
+
+fn load_robot(request: &Value, resolver: &ResourceResolver) -> Robot {
+    let path = path_field(request, "urdf").unwrap_or_else(|| fail("request lacks 'urdf'".into()));
+    urdf::load_urdf(&path, resolver).unwrap_or_else(|e| fail(e.to_string()))
+}
+
+fn configurations(request: &Value, robot: &Robot) -> Vec<Vec<Real>> {
+    let list = request.get("configurations").and_then(Value::as_array).cloned().unwrap_or_default();
+    list.iter()
+        .map(|c| {
+            let values: HashMap<String, Real> = serde_json::from_value(c.clone()).unwrap_or_else(|e| fail(e.to_string()));
+            let mut q = vec![0.0; robot.variables.len()];
+            for (name, value) in values {
+                let v = robot.variable_of_joint(&name).unwrap_or_else(|| fail(format!("unknown joint {name}")));
+                q[v] = value;
+            }
+            q
+        })
+        .collect()
+}
+
+fn fk(request: &Value, resolver: &ResourceResolver) -> Value {
+    let robot = load_robot(request, resolver);
+    let poses: Vec<Value> = configurations(request, &robot)
+        .iter()
+        .map(|q| {
+            let poses = robot.link_poses(q);
+            let map: serde_json::Map<String, Value> = robot
+                .links
+                .iter()
+                .zip(&poses)
+                .map(|(link, pose)| {
+                    let r = pose.rotation.to_rotation_matrix();
+                    let rows: Vec<Vec<Real>> = (0..3).map(|i| (0..3).map(|j| r[(i, j)]).collect()).collect();
+                    (link.name.clone(), json!({"translation": pose.translation.vector.as_slice(), "rotation": rows}))
+                })
+                .collect();
+            Value::Object(map)
+        })
+        .collect();
+    json!({ "poses": poses })
+}
+
+fn collide(request: &Value, resolver: &ResourceResolver) -> Value {
+    let robot = load_robot(request, resolver);
+    let disabled = path_field(request, "srdf").map(|p| {
+        let text = std::fs::read_to_string(&p).unwrap_or_else(|e| fail(format!("{}: {e}", p.display())));
+        srdf::parse_disabled_pairs(&text, &p).unwrap_or_else(|e| fail(e.to_string()))
+    });
+    let scene = match path_field(request, "scene") {
+        Some(p) => load_scene(&p, resolver).unwrap_or_else(|e| fail(e.to_string())),
+        None => Scene::default(),
+    };
+    let qs = configurations(request, &robot);
+    let world = CollisionWorld::new(robot, scene, disabled.as_deref());
+    let mut checker = StateChecker::new(&world);
+    let results: Vec<Value> = qs
+        .iter()
+        .map(|q| {
+            let mut contacts: Vec<(&str, &str, Vec<Real>)> = checker
+                .contacts(q, false)
+                .iter()
+                .map(|c| (world.body_name(Body::Link(c.link)), world.body_name(c.other), c.point.coords.as_slice().to_vec()))
+                .collect();
+            contacts.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+            let pairs: Vec<Value> = contacts.iter().map(|c| json!([c.0, c.1])).collect();
+            let points: Vec<Value> = contacts.iter().map(|c| json!(c.2)).collect();
+            json!({ "pairs": pairs, "points": points })
+        })
+        .collect();
+    json!({ "results": results })
+}
+
+fn triangle(v: &Value) -> [Point3; 3] {
+    let corners: [[Real; 3]; 3] = serde_json::from_value(v.clone()).unwrap_or_else(|e| fail(e.to_string()));
+    corners.map(Point3::from)
+}
+
+fn tri_tri(request: &Value) -> Value {
+    let pairs = request.get("pairs").and_then(Value::as_array).cloned().unwrap_or_default();
+    let results: Vec<bool> = pairs.iter().map(|p| triangles_intersect(&triangle(&p[0]), &triangle(&p[1])).is_some()).collect();
+    json!({ "results": results })
+}
+
+fn main() {
+    let command = std::env::args().nth(1).unwrap_or_else(|| fail("usage: probe fk|collide|tri_tri < request.json".into()));
+    let mut input = String::new();
+    std::io::stdin().read_to_string(&mut input).unwrap_or_else(|e| fail(e.to_string()));
+    let request: Value = serde_json::from_str(&input).unwrap_or_else(|e| fail(format!("bad request: {e}")));
+    let resolver = ResourceResolver::from_env(Vec::new());
+    let answer = match command.as_str() {
+        "fk" => fk(&request, &resolver),
+        "collide" => collide(&request, &resolver),
+        "tri_tri" => tri_tri(&request),
+        other => fail(format!("unknown command {other}")),
+    };
+    println!("{answer}");
+}

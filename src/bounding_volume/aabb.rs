@@ -1,0 +1,77 @@
+//! Axis-aligned bounding box.
+use crate::math::{Isometry3, Point3, Real, Vector3};
+
+/// A closed axis-aligned box `[mins, maxs]`. Boxes that touch overlap.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Aabb {
+    pub mins: Point3,
+    pub maxs: Point3,
+}
+
+impl Aabb {
+    pub fn new(mins: Point3, maxs: Point3) -> Self {
+        Self { mins, maxs }
+    }
+
+    /// The empty box, neutral element of [`Aabb::merged`].
+    pub fn empty() -> Self {
+        let inf = Real::INFINITY;
+        Self::new(Point3::new(inf, inf, inf), Point3::new(-inf, -inf, -inf))
+    }
+
+    pub fn from_points<'a>(points: impl IntoIterator<Item = &'a Point3>) -> Self {
+        let mut aabb = Self::empty();
+        for p in points {
+            aabb.take_point(p);
+        }
+        aabb
+    }
+
+    pub fn take_point(&mut self, p: &Point3) {
+        self.mins = self.mins.inf(p);
+        self.maxs = self.maxs.sup(p);
+    }
+
+    pub fn merged(&self, other: &Aabb) -> Aabb {
+        Aabb::new(self.mins.inf(&other.mins), self.maxs.sup(&other.maxs))
+    }
+
+    /// Closed-interval overlap on all three axes.
+    pub fn intersects(&self, other: &Aabb) -> bool {
+        (0..3).all(|i| self.mins[i] <= other.maxs[i] && other.mins[i] <= self.maxs[i])
+    }
+
+    pub fn contains_point(&self, p: &Point3) -> bool {
+        (0..3).all(|i| self.mins[i] <= p[i] && p[i] <= self.maxs[i])
+    }
+
+    pub fn loosened(&self, margin: Real) -> Aabb {
+        let m = Vector3::repeat(margin);
+        Aabb::new(self.mins - m, self.maxs + m)
+    }
+
+    pub fn center(&self) -> Point3 {
+        nalgebra::center(&self.mins, &self.maxs)
+    }
+
+    pub fn half_extents(&self) -> Vector3 {
+        (self.maxs - self.mins) * 0.5
+    }
+
+    pub fn extents(&self) -> Vector3 {
+        self.maxs - self.mins
+    }
+
+    pub fn is_empty(&self) -> bool {
+        (0..3).any(|i| self.mins[i] > self.maxs[i])
+    }
+
+    /// The box around this box after a rigid motion (a box of the rotated box).
+    pub fn transformed(&self, pose: &Isometry3) -> Aabb {
+        let center = pose * self.center();
+        let rot = pose.rotation.to_rotation_matrix();
+        let abs = rot.matrix().abs();
+        let half = abs * self.half_extents();
+        Aabb::new(center - half, center + half)
+    }
+}

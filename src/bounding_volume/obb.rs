@@ -1,0 +1,99 @@
+//! Oriented bounding box and its separating-axis overlap test (Gottschalk et al., the
+//! OBB-tree test that seed 002 §5.1 builds on).
+use super::Aabb;
+use crate::math::{Isometry3, Matrix3, Point3, Real, Vector3};
+
+/// A box with centre, orthonormal axes (the columns of `axes`) and half extents,
+/// expressed in the frame of the shape that owns it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Obb {
+    pub center: Point3,
+    pub axes: Matrix3,
+    pub half_extents: Vector3,
+}
+
+/// Added to every |R_ij| of the separating-axis test so that nearly parallel edges,
+/// whose cross products vanish, cannot produce a false separation.
+const PARALLEL_EPSILON: Real = 1e-12;
+
+impl Obb {
+    pub fn from_aabb(aabb: &Aabb) -> Self {
+        Self { center: aabb.center(), axes: Matrix3::identity(), half_extents: aabb.half_extents() }
+    }
+
+    /// The tightest box with the given axes around the points.
+    pub fn fit(axes: Matrix3, points: impl Iterator<Item = Point3>) -> Self {
+        let mut lo = Vector3::repeat(Real::INFINITY);
+        let mut hi = Vector3::repeat(Real::NEG_INFINITY);
+        for p in points {
+            let local = axes.tr_mul(&p.coords);
+            lo = lo.inf(&local);
+            hi = hi.sup(&local);
+        }
+        let center_local = (lo + hi) * 0.5;
+        Self { center: Point3::from(axes * center_local), axes, half_extents: (hi - lo) * 0.5 }
+    }
+
+    /// Whether this box and `other` overlap, `other` being placed in this box's frame
+    /// by `other_to_self`. Closed boxes; errs only towards "overlap".
+    pub fn intersects(&self, other: &Obb, other_to_self: &Isometry3) -> bool {
+        // Rotation and translation of `other` in the coordinates of this box's axes.
+        let other_axes = other_to_self.rotation.to_rotation_matrix().matrix() * other.axes;
+        let r = self.axes.tr_mul(&other_axes);
+        let t_world = other_to_self * other.center - self.center;
+        let t = self.axes.tr_mul(&t_world);
+        let abs_r = r.abs().add_scalar(PARALLEL_EPSILON);
+        let a = &self.half_extents;
+        let b = &other.half_extents;
+        let slack = 1e-12 * (1.0 + t.amax() + a.amax() + b.amax());
+
+        for i in 0..3 {
+            let rb = b.dot(&abs_r.row(i).transpose());
+            if t[i].abs() > a[i] + rb + slack {
+                return false;
+            }
+        }
+        for j in 0..3 {
+            let ra = a.dot(&abs_r.column(j));
+            let proj = t.dot(&r.column(j));
+            if proj.abs() > ra + b[j] + slack {
+                return false;
+            }
+        }
+        for i in 0..3 {
+            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+            for j in 0..3 {
+                let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+                let ra = a[i1] * abs_r[(i2, j)] + a[i2] * abs_r[(i1, j)];
+                let rb = b[j1] * abs_r[(i, j2)] + b[j2] * abs_r[(i, j1)];
+                let proj = t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)];
+                if proj.abs() > ra + rb + slack {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The eight corners.
+    pub fn corners(&self) -> [Point3; 8] {
+        let mut out = [Point3::origin(); 8];
+        for (k, c) in out.iter_mut().enumerate() {
+            let s = Vector3::new(
+                if k & 1 == 0 { -1.0 } else { 1.0 },
+                if k & 2 == 0 { -1.0 } else { 1.0 },
+                if k & 4 == 0 { -1.0 } else { 1.0 },
+            );
+            *c = self.center + self.axes * s.component_mul(&self.half_extents);
+        }
+        out
+    }
+
+    /// Axis-aligned box around this box placed by `pose`.
+    pub fn transformed_aabb(&self, pose: &Isometry3) -> Aabb {
+        let center = pose * self.center;
+        let axes = pose.rotation.to_rotation_matrix().matrix() * self.axes;
+        let half = axes.abs() * self.half_extents;
+        Aabb::new(center - half, center + half)
+    }
+}

@@ -1,0 +1,50 @@
+//! Loading what a check needs from files.
+use crate::collision::CollisionWorld;
+use crate::error::{InputError, InputResult};
+use crate::motion::{load_joint_state, load_trajectory, JointMotion, JointState, Trajectory};
+use crate::robot::resources::ResourceResolver;
+use crate::robot::{srdf, urdf};
+use crate::scene::{load_scene, Scene};
+use std::path::PathBuf;
+
+/// The files of a `check` run.
+#[derive(Clone, Debug, Default)]
+pub struct InputFiles {
+    pub urdf: PathBuf,
+    pub srdf: Option<PathBuf>,
+    pub scene: Option<PathBuf>,
+    pub trajectory: PathBuf,
+    pub start_state: Option<PathBuf>,
+}
+
+/// A world and a motion in it, ready to check.
+pub struct CheckInput {
+    pub world: CollisionWorld,
+    pub motion: JointMotion,
+}
+
+impl CheckInput {
+    pub fn load(files: &InputFiles, resolver: &ResourceResolver) -> InputResult<Self> {
+        let robot = urdf::load_urdf(&files.urdf, resolver)?;
+        let disabled = match &files.srdf {
+            Some(path) => Some(srdf::parse_disabled_pairs(&resolver.read_text(path)?, path)?),
+            None => None,
+        };
+        let scene = match &files.scene {
+            Some(path) => load_scene(path, resolver)?,
+            None => Scene::default(),
+        };
+        let trajectory = load_trajectory(&files.trajectory)?;
+        let start = files.start_state.as_deref().map(load_joint_state).transpose()?;
+        Self::from_parts(crate::collision::CollisionWorld::new(robot, scene, disabled.as_deref()), &trajectory, start.as_ref())
+            .map_err(|e| e.with_file(&files.trajectory))
+    }
+
+    pub fn from_parts(world: CollisionWorld, trajectory: &Trajectory, start: Option<&JointState>) -> InputResult<Self> {
+        let motion = JointMotion::new(&world.robot, trajectory, start)?;
+        if motion.waypoints.is_empty() {
+            return Err(InputError::new("the trajectory has no points").at("points"));
+        }
+        Ok(Self { world, motion })
+    }
+}

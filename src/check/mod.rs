@@ -1,0 +1,33 @@
+//! Checking a whole trajectory: the methods, their inputs, and the report.
+//!
+//! - [`inputs`]: files into a [`CollisionWorld`](crate::collision::CollisionWorld) and a
+//!   [`JointMotion`](crate::motion::JointMotion).
+//! - [`sampled`]: discrete checks along the motion (what MoveIt does; proves nothing).
+//! - [`report`]: the contract's JSON report and its text form.
+pub mod inputs;
+pub mod report;
+pub mod sampled;
+
+pub use inputs::{CheckInput, InputFiles};
+pub use report::{ContactEvent, Report, Verdict};
+
+/// How a trajectory is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Method {
+    /// The CCD pipeline plus the affine-ball certifier (proves "collision free").
+    Certified,
+    /// The articulated CCD pipeline alone (exact first contact, no certificate).
+    Pipeline,
+    /// Discrete checks at sampled states; may say collision or uncertain, never free.
+    Sampled,
+}
+
+impl Method {
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Certified => "certified",
+            Method::Pipeline => "pipeline",
+            Method::Sampled => "sampled",
+        }
+    }
+}

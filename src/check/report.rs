@@ -1,0 +1,120 @@
+//! The report of a check, as the contract's JSON and as text.
+use crate::math::Real;
+use serde::Serialize;
+use std::fmt::Write;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    CollisionFree,
+    Collision,
+    Uncertain,
+    Invalid,
+}
+
+impl Verdict {
+    /// The CLI's exit status (the contract).
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Verdict::CollisionFree => 0,
+            Verdict::Collision => 1,
+            Verdict::Invalid => 2,
+            Verdict::Uncertain => 3,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::CollisionFree => "collision_free",
+            Verdict::Collision => "collision",
+            Verdict::Uncertain => "uncertain",
+            Verdict::Invalid => "invalid",
+        }
+    }
+}
+
+/// One contact event: a pair in contact over a time interval.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ContactEvent {
+    pub link: String,
+    /// Obstacle id, or a link for self-collision.
+    pub other: String,
+    pub time_of_contact: Real,
+    /// `None` while still in contact at the end of the trajectory.
+    pub time_of_separation: Option<Real>,
+    pub point: [Real; 3],
+    /// Unit, from `other` towards `link`; `None` when the method gives none.
+    pub normal: Option<[Real; 3]>,
+    pub max_penetration_depth: Option<Real>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    pub verdict: Verdict,
+    pub certified: bool,
+    pub method: String,
+    pub time_of_contact: Option<Real>,
+    pub segment_index: Option<usize>,
+    pub contacts: Vec<ContactEvent>,
+    pub max_penetration_depth: Option<Real>,
+    pub min_clearance: Option<Real>,
+    pub tolerance: Real,
+    pub elapsed_ms: Real,
+    pub error: Option<String>,
+    /// Discrete configurations examined (sampled method).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub states_checked: Option<usize>,
+}
+
+impl Report {
+    /// The report for input that could not be checked.
+    pub fn invalid(method: &str, tolerance: Real, error: String) -> Self {
+        Self {
+            verdict: Verdict::Invalid,
+            certified: false,
+            method: method.to_string(),
+            time_of_contact: None,
+            segment_index: None,
+            contacts: Vec::new(),
+            max_penetration_depth: None,
+            min_clearance: None,
+            tolerance,
+            elapsed_ms: 0.0,
+            error: Some(error),
+            states_checked: None,
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("reports serialize")
+    }
+
+    /// A readable summary for a terminal.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let certified = if self.certified { " (certified)" } else { "" };
+        let _ = writeln!(s, "verdict: {}{certified}   method: {}   {:.3} ms", self.verdict.name(), self.method, self.elapsed_ms);
+        if let Some(e) = &self.error {
+            let _ = writeln!(s, "error: {e}");
+        }
+        if let (Some(t), Some(k)) = (self.time_of_contact, self.segment_index) {
+            let _ = writeln!(s, "first contact at t = {t:.6} s (segment {k})");
+        }
+        for c in &self.contacts {
+            let until = c.time_of_separation.map_or("the end".to_string(), |t| format!("{t:.6} s"));
+            let p = c.point;
+            let _ = writeln!(
+                s,
+                "  {} <-> {}: from {:.6} s until {until}, at [{:.4}, {:.4}, {:.4}]",
+                c.link, c.other, c.time_of_contact, p[0], p[1], p[2]
+            );
+        }
+        if let Some(n) = self.states_checked {
+            let _ = writeln!(s, "states checked: {n}");
+        }
+        if self.verdict == Verdict::Uncertain && self.method == "sampled" {
+            let _ = writeln!(s, "no sampled state collides; sampling proves nothing between samples");
+        }
+        s
+    }
+}

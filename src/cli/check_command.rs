@@ -1,0 +1,94 @@
+//! `ccd_guard check`.
+use ccd_guard::check::report::Report;
+use ccd_guard::check::sampled::{check_sampled, SampledOptions};
+use ccd_guard::check::{CheckInput, InputFiles, Method};
+use ccd_guard::robot::resources::ResourceResolver;
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Json,
+    Text,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The robot (URDF).
+    #[arg(long)]
+    urdf: PathBuf,
+    /// MoveIt's SRDF: its disable_collisions pairs are not checked.
+    #[arg(long)]
+    srdf: Option<PathBuf>,
+    /// The scene (YAML): collision objects.
+    #[arg(long)]
+    scene: Option<PathBuf>,
+    /// The trajectory (YAML or JSON), as trajectory_msgs/JointTrajectory.
+    #[arg(long)]
+    trajectory: PathBuf,
+    /// Joint values for the joints the trajectory leaves out (sensor_msgs/JointState YAML).
+    #[arg(long)]
+    start_state: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Method::Certified)]
+    method: Method,
+    /// The certifier's epsilon, in metres.
+    #[arg(long, default_value_t = 0.001)]
+    tolerance: f64,
+    /// Sampled method: largest joint change between two checked states (rad, or m).
+    #[arg(long, default_value_t = 0.01)]
+    resolution: f64,
+    /// Stop at the first contact.
+    #[arg(long)]
+    first_only: bool,
+    #[arg(long, value_enum, default_value_t = Format::Json)]
+    format: Format,
+    /// Root directory of a package for package:// URIs, as NAME=DIR (repeatable).
+    #[arg(long = "package-dir", value_parser = parse_package_dir)]
+    package_dirs: Vec<(String, PathBuf)>,
+}
+
+fn parse_package_dir(s: &str) -> Result<(String, PathBuf), String> {
+    match s.split_once('=') {
+        Some((name, dir)) if !name.is_empty() && !dir.is_empty() => Ok((name.to_string(), PathBuf::from(dir))),
+        _ => Err(format!("'{s}' is not NAME=DIR")),
+    }
+}
+
+fn fail(args: &CheckArgs, message: String) -> i32 {
+    eprintln!("ccd_guard check: {message}");
+    if args.format == Format::Json {
+        println!("{}", Report::invalid(args.method.name(), args.tolerance, message).to_json());
+    }
+    2
+}
+
+pub fn run(args: CheckArgs) -> i32 {
+    if !(args.tolerance.is_finite() && args.tolerance > 0.0) {
+        return fail(&args, format!("--tolerance {} must be a positive number of metres", args.tolerance));
+    }
+    if !(args.resolution.is_finite() && args.resolution > 0.0) {
+        return fail(&args, format!("--resolution {} must be a positive number", args.resolution));
+    }
+    if args.method != Method::Sampled {
+        return fail(&args, format!("--method {} is not available in this build yet; use --method sampled", args.method.name()));
+    }
+    let files = InputFiles {
+        urdf: args.urdf.clone(),
+        srdf: args.srdf.clone(),
+        scene: args.scene.clone(),
+        trajectory: args.trajectory.clone(),
+        start_state: args.start_state.clone(),
+    };
+    let resolver = ResourceResolver::from_env(args.package_dirs.clone());
+    let input = match CheckInput::load(&files, &resolver) {
+        Ok(input) => input,
+        Err(e) => return fail(&args, e.to_string()),
+    };
+    let options = SampledOptions { resolution: args.resolution, first_only: args.first_only, tolerance: args.tolerance };
+    let report = check_sampled(&input, &options);
+    match args.format {
+        Format::Json => println!("{}", report.to_json()),
+        Format::Text => print!("{}", report.to_text()),
+    }
+    report.verdict.exit_code()
+}

@@ -1,0 +1,62 @@
+//! Command-line parsing (clap) and the subcommands.
+mod check_command;
+
+use clap::{Parser, Subcommand};
+use std::ffi::OsString;
+
+#[derive(Parser)]
+#[command(name = "ccd_guard", version, about = "Continuous collision checking of planned robot trajectories")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check one trajectory and print the report.
+    Check(check_command::CheckArgs),
+    /// The ROS 2 node (what a bare `ccd_guard` runs).
+    Node {
+        /// Everything after `node` (for example `--ros-args ...`).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        ros_args: Vec<String>,
+    },
+    /// Check the embedded demo trajectories and print a table.
+    Demo,
+}
+
+/// Runs the command line and returns the exit status.
+pub fn run(args: Vec<OsString>) -> i32 {
+    // A bare `ccd_guard`, or one started by `ros2 run` with only ROS arguments, is the node.
+    let first = args.get(1).and_then(|a| a.to_str());
+    if first.is_none() || first == Some("--ros-args") {
+        return node(&[]);
+    }
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match cli.command {
+        Some(Command::Check(args)) => check_command::run(args),
+        Some(Command::Demo) => match ccd_guard::demo::run() {
+            Ok(table) => {
+                print!("{table}");
+                0
+            }
+            Err(e) => {
+                eprintln!("ccd_guard demo: {e}");
+                2
+            }
+        },
+        Some(Command::Node { ros_args }) => node(&ros_args),
+        None => node(&[]),
+    }
+}
+
+fn node(_ros_args: &[String]) -> i32 {
+    eprintln!("ccd_guard: the ROS 2 node is not part of this build yet; use `ccd_guard check` or `ccd_guard demo`");
+    2
+}

@@ -1,0 +1,98 @@
+//! Robot plus scene, the list of collision elements, and the pair rules.
+use crate::bounding_volume::Obb;
+use crate::math::Isometry3;
+use crate::robot::srdf::DisabledPair;
+use crate::robot::Robot;
+use crate::scene::Scene;
+use crate::shape::Shape;
+
+/// What an element belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Body {
+    /// A robot link (index into `Robot::links`).
+    Link(usize),
+    /// A scene object (index into `Scene::objects`).
+    Obstacle(usize),
+}
+
+/// One piece of geometry: a shape on a body, with its place on the body.
+#[derive(Clone, Debug)]
+pub struct Element {
+    pub body: Body,
+    pub shape: Shape,
+    /// Pose in the body frame (link frame; the world frame for obstacles).
+    pub origin: Isometry3,
+    /// The shape's own bounding box, for the broad phase.
+    pub local_obb: Obb,
+}
+
+#[derive(Clone, Debug)]
+pub struct CollisionWorld {
+    pub robot: Robot,
+    pub scene: Scene,
+    pub elements: Vec<Element>,
+    /// `checked_links[a * n + b]`: whether links a and b are checked against each other.
+    checked_links: Vec<bool>,
+}
+
+impl CollisionWorld {
+    /// Self-collision rules: the SRDF's disabled pairs when given, else links joined
+    /// directly by a joint (MoveIt's default).
+    pub fn new(robot: Robot, scene: Scene, disabled: Option<&[DisabledPair]>) -> Self {
+        let n = robot.links.len();
+        let mut checked_links = vec![true; n * n];
+        for i in 0..n {
+            checked_links[i * n + i] = false;
+        }
+        let mut disable = |a: usize, b: usize| {
+            checked_links[a * n + b] = false;
+            checked_links[b * n + a] = false;
+        };
+        match disabled {
+            Some(pairs) => {
+                for p in pairs {
+                    match (robot.link_named(&p.link1), robot.link_named(&p.link2)) {
+                        (Some(a), Some(b)) => disable(a, b),
+                        _ => log::warn!("SRDF disables '{}' - '{}', and the robot lacks one of them", p.link1, p.link2),
+                    }
+                }
+            }
+            None => robot.adjacent_link_pairs().for_each(|(a, b)| disable(a, b)),
+        }
+        let mut elements = Vec::new();
+        for (l, link) in robot.links.iter().enumerate() {
+            for c in &link.collision {
+                elements.push(Element { body: Body::Link(l), shape: c.shape.clone(), origin: c.origin, local_obb: c.shape.local_obb() });
+            }
+        }
+        for (o, object) in scene.objects.iter().enumerate() {
+            elements.push(Element { body: Body::Obstacle(o), shape: object.shape.clone(), origin: object.pose, local_obb: object.shape.local_obb() });
+        }
+        Self { robot, scene, elements, checked_links }
+    }
+
+    /// Whether the pair of bodies is ever checked.
+    pub fn is_checked(&self, a: Body, b: Body) -> bool {
+        match (a, b) {
+            (Body::Obstacle(_), Body::Obstacle(_)) => false,
+            (Body::Link(x), Body::Link(y)) => self.checked_links[x * self.robot.links.len() + y],
+            _ => true,
+        }
+    }
+
+    /// Name of a body: the link name or the object id.
+    pub fn body_name(&self, body: Body) -> &str {
+        match body {
+            Body::Link(l) => &self.robot.links[l].name,
+            Body::Obstacle(o) => &self.scene.objects[o].id,
+        }
+    }
+
+    /// World pose of an element, given the link poses.
+    pub fn element_pose(&self, element: &Element, link_poses: &[Isometry3]) -> Isometry3 {
+        match element.body {
+            Body::Link(l) => link_poses[l] * element.origin,
+            Body::Obstacle(_) => element.origin,
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! `ccd_guard demo`: a robot, a work cell and three trajectories compiled into the
+//! binary (see `assets/demo/README.md`), checked and printed as a table.
+use crate::check::sampled::{check_sampled, SampledOptions};
+use crate::check::{CheckInput, Report};
+use crate::collision::CollisionWorld;
+use crate::error::InputResult;
+use crate::motion::parse_trajectory;
+use crate::robot::resources::{EmbeddedFiles, ResourceResolver};
+use crate::robot::{srdf, urdf};
+use crate::scene::parse_scene;
+use std::fmt::Write;
+use std::path::Path;
+
+/// The embedded files, by the path the URDF and scene use for them.
+pub const FILES: EmbeddedFiles = &[
+    ("demo/robot.urdf", include_bytes!("../../assets/demo/robot.urdf")),
+    ("demo/robot.srdf", include_bytes!("../../assets/demo/robot.srdf")),
+    ("demo/scene.yaml", include_bytes!("../../assets/demo/scene.yaml")),
+    ("demo/meshes/upper_arm.stl", include_bytes!("../../assets/demo/meshes/upper_arm.stl")),
+    ("demo/meshes/forearm.stl", include_bytes!("../../assets/demo/meshes/forearm.stl")),
+    ("demo/traj_free.yaml", include_bytes!("../../assets/demo/traj_free.yaml")),
+    ("demo/traj_collide.yaml", include_bytes!("../../assets/demo/traj_collide.yaml")),
+    ("demo/traj_thin.yaml", include_bytes!("../../assets/demo/traj_thin.yaml")),
+];
+
+/// A demo trajectory and what it is known to do.
+pub struct DemoCase {
+    pub name: &'static str,
+    pub file: &'static str,
+    pub expected: &'static str,
+}
+
+pub const CASES: [DemoCase; 3] = [
+    DemoCase { name: "free", file: "demo/traj_free.yaml", expected: "collision_free" },
+    DemoCase { name: "collide", file: "demo/traj_collide.yaml", expected: "collision" },
+    DemoCase { name: "thin", file: "demo/traj_thin.yaml", expected: "collision (between waypoints)" },
+];
+
+fn text(resolver: &ResourceResolver, path: &str) -> InputResult<String> {
+    resolver.read_text(Path::new(path))
+}
+
+/// The demo world: robot, SRDF and scene from the embedded files.
+pub fn world() -> InputResult<CollisionWorld> {
+    let resolver = ResourceResolver::embedded(FILES);
+    let robot = urdf::parse_urdf(&text(&resolver, "demo/robot.urdf")?, Path::new("demo/robot.urdf"), &resolver)?;
+    let disabled = srdf::parse_disabled_pairs(&text(&resolver, "demo/robot.srdf")?, Path::new("demo/robot.srdf"))?;
+    let scene = parse_scene(&text(&resolver, "demo/scene.yaml")?, Path::new("demo/scene.yaml"), &resolver)?;
+    Ok(CollisionWorld::new(robot, scene, Some(&disabled)))
+}
+
+/// The input of one demo case.
+pub fn case_input(case: &DemoCase) -> InputResult<CheckInput> {
+    let resolver = ResourceResolver::embedded(FILES);
+    let trajectory = parse_trajectory(&text(&resolver, case.file)?, Path::new(case.file))?;
+    CheckInput::from_parts(world()?, &trajectory, None)
+}
+
+/// Runs every case with every available method and renders the table.
+pub fn run() -> InputResult<String> {
+    let mut rows = Vec::new();
+    for case in &CASES {
+        let input = case_input(case)?;
+        let report = check_sampled(&input, &SampledOptions::default());
+        rows.push((case, report));
+    }
+    Ok(render(&rows))
+}
+
+fn render(rows: &[(&DemoCase, Report)]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "ccd_guard demo: 6-axis arm in a work cell (embedded robot, scene and trajectories)\n");
+    let _ = writeln!(s, "{:<9} {:<30} {:<8} {:<11} {:>10}  {:<26} {}", "case", "expected", "method", "verdict", "contact s", "pair", "note");
+    let _ = writeln!(s, "{}", "-".repeat(118));
+    for (case, r) in rows {
+        let toc = r.time_of_contact.map_or("-".to_string(), |t| format!("{t:.4}"));
+        let pair = r.contacts.first().map_or("-".to_string(), |c| format!("{} / {}", c.link, c.other));
+        let note = match (case.name, r.verdict.name()) {
+            ("thin", "uncertain") => "MISSED: the board is thinner than one 0.01 rad step; the CCD methods catch it",
+            (_, "uncertain") => "sampling never proves a motion free",
+            _ => "",
+        };
+        let _ = writeln!(
+            s,
+            "{:<9} {:<30} {:<8} {:<11} {:>10}  {:<26} {}",
+            case.name,
+            case.expected,
+            r.method,
+            r.verdict.name(),
+            toc,
+            pair,
+            note
+        );
+    }
+    let _ = writeln!(s, "\nsampled: discrete checks every 0.01 rad of the largest joint motion (what MoveIt does).");
+    s
+}

@@ -1,0 +1,9 @@
+//! The motion: trajectory files, the start state, and the joint motion a
+//! `joint_trajectory_controller` executes between the points.
+mod joint_motion;
+mod joint_state;
+mod trajectory_file;
+
+pub use joint_motion::{JointMotion, Segment};
+pub use joint_state::{load_joint_state, parse_joint_state, JointState};
+pub use trajectory_file::{load_trajectory, parse_trajectory, Trajectory, TrajectoryPoint};

@@ -1,0 +1,125 @@
+//! Trajectory files (YAML or JSON), mirroring `trajectory_msgs/JointTrajectory`.
+use crate::error::{InputError, InputResult};
+use crate::math::Real;
+use serde::Deserialize;
+use std::path::Path;
+
+/// One point; `time_from_start` in seconds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrajectoryPoint {
+    pub positions: Vec<Real>,
+    pub velocities: Option<Vec<Real>>,
+    pub accelerations: Option<Vec<Real>>,
+    pub time_from_start: Real,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trajectory {
+    pub joint_names: Vec<String>,
+    pub points: Vec<TrajectoryPoint>,
+}
+
+#[derive(Deserialize)]
+struct TrajectoryFile {
+    #[serde(default)]
+    header: Option<serde_json::Value>,
+    joint_names: Vec<String>,
+    points: Vec<PointEntry>,
+}
+
+#[derive(Deserialize)]
+struct PointEntry {
+    positions: Vec<Real>,
+    #[serde(default)]
+    velocities: Vec<Real>,
+    #[serde(default)]
+    accelerations: Vec<Real>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    effort: Vec<Real>,
+    time_from_start: TimeEntry,
+}
+
+/// Seconds as a number, or `{sec, nanosec}` as `builtin_interfaces/Duration`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum TimeEntry {
+    Seconds(Real),
+    Duration {
+        sec: i64,
+        #[serde(default)]
+        nanosec: u32,
+    },
+}
+
+impl TimeEntry {
+    fn seconds(&self) -> Real {
+        match *self {
+            TimeEntry::Seconds(s) => s,
+            TimeEntry::Duration { sec, nanosec } => sec as Real + nanosec as Real * 1e-9,
+        }
+    }
+}
+
+/// Reads a trajectory file; `.json` is read as JSON, anything else as YAML.
+pub fn load_trajectory(path: &Path) -> InputResult<Trajectory> {
+    let text = crate::error::read_text(path)?;
+    parse_trajectory(&text, path)
+}
+
+pub fn parse_trajectory(text: &str, path: &Path) -> InputResult<Trajectory> {
+    let is_json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    let file: TrajectoryFile = if is_json {
+        serde_json::from_str(text).map_err(|e| InputError::in_file(path, format!("malformed trajectory: {e}")))?
+    } else {
+        serde_norway::from_str(text).map_err(|e| InputError::in_file(path, format!("malformed trajectory: {e}")))?
+    };
+    let _ = file.header;
+    validate(file).map_err(|e| e.with_file(path))
+}
+
+fn validate(file: TrajectoryFile) -> InputResult<Trajectory> {
+    let n = file.joint_names.len();
+    if n == 0 {
+        return Err(InputError::new("joint_names is empty").at("joint_names"));
+    }
+    for (i, name) in file.joint_names.iter().enumerate() {
+        if file.joint_names[..i].contains(name) {
+            return Err(InputError::new(format!("joint '{name}' is named twice")).at("joint_names"));
+        }
+    }
+    if file.points.is_empty() {
+        return Err(InputError::new("the trajectory has no points").at("points"));
+    }
+    let mut points = Vec::with_capacity(file.points.len());
+    for (i, p) in file.points.into_iter().enumerate() {
+        let field = |f: &str| format!("points[{i}].{f}");
+        let check = |values: Vec<Real>, f: &str| -> InputResult<Option<Vec<Real>>> {
+            if values.is_empty() && f != "positions" {
+                return Ok(None);
+            }
+            if values.len() != n {
+                return Err(InputError::new(format!("has {} values for {n} joint_names", values.len())).at(field(f)));
+            }
+            if let Some(k) = values.iter().position(|v| !v.is_finite()) {
+                return Err(InputError::new(format!("value {} for joint '{}' is not finite", values[k], file.joint_names[k])).at(field(f)));
+            }
+            Ok(Some(values))
+        };
+        let positions = check(p.positions, "positions")?.expect("positions are required");
+        let velocities = check(p.velocities, "velocities")?;
+        let accelerations = check(p.accelerations, "accelerations")?;
+        let time_from_start = p.time_from_start.seconds();
+        if !time_from_start.is_finite() || time_from_start < 0.0 {
+            return Err(InputError::new(format!("{time_from_start} is not a finite time >= 0")).at(field("time_from_start")));
+        }
+        if let Some(prev) = points.last().map(|q: &TrajectoryPoint| q.time_from_start)
+            && time_from_start <= prev
+        {
+            return Err(InputError::new(format!("time_from_start {time_from_start} does not increase (previous point: {prev})"))
+                .at(field("time_from_start")));
+        }
+        points.push(TrajectoryPoint { positions, velocities, accelerations, time_from_start });
+    }
+    Ok(Trajectory { joint_names: file.joint_names, points })
+}

@@ -1,0 +1,8 @@
+//! Spatial partitioning: the OBB hierarchy of a mesh, and the broad phases that find
+//! candidate pairs among many bounding boxes.
+mod obb_tree;
+
+pub use obb_tree::{NodeContent, ObbNode, ObbTree};
+pub mod broad_phase;
+
+pub use broad_phase::{brute_force_pairs, choose_broad_phase, overlapping_pairs, BroadPhaseKind, SortAndSweep, UniformGrid};

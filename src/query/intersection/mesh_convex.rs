@@ -1,0 +1,49 @@
+//! Mesh against convex primitive: OBB-tree descent, exact triangle tests at the
+//! leaves, then solid containment either way.
+use super::triangle_convex_intersection;
+use crate::bounding_volume::Obb;
+use crate::math::{Isometry3, Point3};
+use crate::partitioning::NodeContent;
+use crate::shape::{Shape, TriMesh};
+
+/// A common world point of the mesh and the primitive, if they intersect.
+pub fn mesh_convex_intersection(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &Shape, pose_convex: &Isometry3) -> Option<Point3> {
+    let convex_in_mesh = pose_mesh.inv_mul(pose_convex);
+    let convex_obb = Obb::from_aabb(&convex.local_aabb());
+    let nodes = mesh.obb_tree().nodes();
+    let mut stack = vec![0u32];
+    if nodes.is_empty() {
+        stack.clear();
+    }
+    while let Some(i) = stack.pop() {
+        let node = &nodes[i as usize];
+        if !node.obb.intersects(&convex_obb, &convex_in_mesh) {
+            continue;
+        }
+        match node.content {
+            NodeContent::Children(l, r) => {
+                stack.push(r);
+                stack.push(l);
+            }
+            NodeContent::Triangle(t) => {
+                if let Some(p) = triangle_convex_intersection(&mesh.triangle(t), convex, &convex_in_mesh) {
+                    return Some(pose_mesh * p);
+                }
+            }
+        }
+    }
+    // No surface contact: one shape may still lie entirely inside the other.
+    if !mesh.local_aabb().intersects(&convex_obb.transformed_aabb(&convex_in_mesh)) {
+        return None;
+    }
+    for rep in mesh.component_representatives() {
+        if convex.contains_local_point(&convex_in_mesh.inverse_transform_point(&rep)) {
+            return Some(pose_mesh * rep);
+        }
+    }
+    let convex_center = convex_in_mesh * Point3::origin();
+    if mesh.contains_point(&convex_center) {
+        return Some(pose_mesh * convex_center);
+    }
+    None
+}

@@ -1,0 +1,61 @@
+//! Mesh against mesh: simultaneous descent of both OBB trees with seed 003's
+//! triangle-triangle test at leaf pairs, then solid containment of closed meshes.
+use crate::math::{Isometry3, Point3};
+use crate::partitioning::NodeContent;
+use crate::query::triangle_triangle::triangles_intersect;
+use crate::shape::TriMesh;
+
+/// A common world point of the two meshes, if they intersect.
+pub fn mesh_mesh_intersection(a: &TriMesh, pose_a: &Isometry3, b: &TriMesh, pose_b: &Isometry3) -> Option<Point3> {
+    let b_in_a = pose_a.inv_mul(pose_b);
+    let (na, nb) = (a.obb_tree().nodes(), b.obb_tree().nodes());
+    if na.is_empty() || nb.is_empty() {
+        return None;
+    }
+    let mut stack = vec![(0u32, 0u32)];
+    while let Some((ia, ib)) = stack.pop() {
+        let (node_a, node_b) = (&na[ia as usize], &nb[ib as usize]);
+        if !node_a.obb.intersects(&node_b.obb, &b_in_a) {
+            continue;
+        }
+        match (node_a.content, node_b.content) {
+            (NodeContent::Triangle(ta), NodeContent::Triangle(tb)) => {
+                let tri_b = b.triangle(tb).map(|p| b_in_a * p);
+                if let Some(p) = triangles_intersect(&a.triangle(ta), &tri_b) {
+                    return Some(pose_a * p);
+                }
+            }
+            (NodeContent::Children(l, r), NodeContent::Triangle(_)) => {
+                stack.push((r, ib));
+                stack.push((l, ib));
+            }
+            (NodeContent::Triangle(_), NodeContent::Children(l, r)) => {
+                stack.push((ia, r));
+                stack.push((ia, l));
+            }
+            (NodeContent::Children(la, ra), NodeContent::Children(lb, rb)) => {
+                // Descend the larger box first, as in RAPID.
+                if node_a.obb.half_extents.norm_squared() >= node_b.obb.half_extents.norm_squared() {
+                    stack.push((ra, ib));
+                    stack.push((la, ib));
+                } else {
+                    stack.push((ia, rb));
+                    stack.push((ia, lb));
+                }
+            }
+        }
+    }
+    // No surface contact: a closed mesh may hold the other entirely.
+    for rep in b.component_representatives() {
+        let p = b_in_a * rep;
+        if a.contains_point(&p) {
+            return Some(pose_a * p);
+        }
+    }
+    for rep in a.component_representatives() {
+        if b.contains_point(&b_in_a.inverse_transform_point(&rep)) {
+            return Some(pose_a * rep);
+        }
+    }
+    None
+}

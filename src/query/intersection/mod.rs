@@ -1,0 +1,31 @@
+//! Do two placed shapes intersect, and at which world point?
+//!
+//! Exact discrete collision for one configuration: closed-form or separating-axis tests
+//! where both sides are primitives, GJK for the other convex pairs, OBB-tree traversal
+//! for meshes with seed 003's triangle-triangle test at the leaves. Primitives are solid;
+//! a mesh counts as solid where it is closed, so a shape entirely inside another is a
+//! collision even when no surfaces touch.
+mod convex_convex;
+mod mesh_convex;
+mod mesh_mesh;
+mod triangle_box;
+mod triangle_convex;
+
+pub use convex_convex::convex_intersection;
+pub use mesh_convex::mesh_convex_intersection;
+pub use mesh_mesh::mesh_mesh_intersection;
+pub use triangle_box::triangle_box_overlap;
+pub use triangle_convex::triangle_convex_intersection;
+
+use crate::math::{Isometry3, Point3};
+use crate::shape::Shape;
+
+/// A world point shared by both shapes if they intersect (touching counts).
+pub fn intersection_point(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3) -> Option<Point3> {
+    match (a, b) {
+        (Shape::TriMesh(ma), Shape::TriMesh(mb)) => mesh_mesh_intersection(ma, pose_a, mb, pose_b),
+        (Shape::TriMesh(m), convex) => mesh_convex_intersection(m, pose_a, convex, pose_b),
+        (convex, Shape::TriMesh(m)) => mesh_convex_intersection(m, pose_b, convex, pose_a),
+        (ca, cb) => convex_intersection(ca, pose_a, cb, pose_b),
+    }
+}

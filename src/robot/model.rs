@@ -1,0 +1,100 @@
+//! The robot model: a tree of links joined by joints.
+use crate::math::{Isometry3, Real, Vector3};
+use crate::shape::Shape;
+use std::collections::HashMap;
+
+/// One `<collision>` element of a link: a shape placed in the link frame.
+#[derive(Clone, Debug)]
+pub struct CollisionElement {
+    pub shape: Shape,
+    pub origin: Isometry3,
+}
+
+#[derive(Clone, Debug)]
+pub struct Link {
+    pub name: String,
+    pub collision: Vec<CollisionElement>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum JointKind {
+    Revolute,
+    Continuous,
+    Prismatic,
+    Fixed,
+}
+
+/// `<mimic>`: this joint's value is `multiplier * leader + offset`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mimic {
+    /// Index of the leading joint in [`Robot::joints`].
+    pub leader: usize,
+    pub multiplier: Real,
+    pub offset: Real,
+}
+
+#[derive(Clone, Debug)]
+pub struct Joint {
+    pub name: String,
+    pub kind: JointKind,
+    pub parent_link: usize,
+    pub child_link: usize,
+    /// Pose of the joint frame in the parent link frame.
+    pub origin: Isometry3,
+    /// Unit axis in the joint frame.
+    pub axis: Vector3,
+    /// Position limits; infinite for continuous joints.
+    pub lower: Real,
+    pub upper: Real,
+    pub mimic: Option<Mimic>,
+    /// Index into the joint vector of the variable that drives this joint (its own, or
+    /// its leader's for a mimic joint); `None` for fixed joints.
+    pub variable: Option<usize>,
+}
+
+/// A robot whose joints are listed parents-first, so forward kinematics is one pass.
+#[derive(Clone, Debug)]
+pub struct Robot {
+    pub name: String,
+    pub links: Vec<Link>,
+    /// Sorted so that every joint's parent link is placed by an earlier joint (or is the root).
+    pub joints: Vec<Joint>,
+    pub root_link: usize,
+    /// The independent joint variables: indices into `joints` of the non-fixed,
+    /// non-mimic joints, in URDF order.
+    pub variables: Vec<usize>,
+    pub link_index: HashMap<String, usize>,
+    pub joint_index: HashMap<String, usize>,
+}
+
+impl Robot {
+    pub fn link_named(&self, name: &str) -> Option<usize> {
+        self.link_index.get(name).copied()
+    }
+
+    pub fn joint_named(&self, name: &str) -> Option<usize> {
+        self.joint_index.get(name).copied()
+    }
+
+    /// Names of the independent joint variables, in joint-vector order.
+    pub fn variable_names(&self) -> impl Iterator<Item = &str> {
+        self.variables.iter().map(|&j| self.joints[j].name.as_str())
+    }
+
+    /// The index in the joint vector of a joint's own variable (not for mimic or fixed).
+    pub fn variable_of_joint(&self, name: &str) -> Option<usize> {
+        let j = self.joint_named(name)?;
+        self.variables.iter().position(|&v| v == j)
+    }
+
+    /// The default joint vector: 0 clamped into each joint's limits.
+    pub fn default_positions(&self) -> Vec<Real> {
+        self.variables.iter().map(|&j| 0.0f64.clamp(self.joints[j].lower, self.joints[j].upper)).collect()
+    }
+
+    /// Links joined directly by a joint (MoveIt's default self-collision exceptions
+    /// without an SRDF); fixed joints count as well.
+    pub fn adjacent_link_pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.joints.iter().map(|j| (j.parent_link, j.child_link))
+    }
+}

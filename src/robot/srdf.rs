@@ -1,0 +1,31 @@
+//! SRDF `disable_collisions`: link pairs never checked against each other.
+use crate::error::{InputError, InputResult};
+use std::path::Path;
+
+/// A `<disable_collisions link1=".." link2=".." reason=".."/>` entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DisabledPair {
+    pub link1: String,
+    pub link2: String,
+    pub reason: Option<String>,
+}
+
+/// Reads the disabled pairs of an SRDF document.
+pub fn parse_disabled_pairs(text: &str, path: &Path) -> InputResult<Vec<DisabledPair>> {
+    let doc = roxmltree::Document::parse(text).map_err(|e| InputError::in_file(path, format!("malformed SRDF: {e}")))?;
+    let root = doc.root_element();
+    if root.tag_name().name() != "robot" {
+        return Err(InputError::in_file(path, format!("malformed SRDF: root element is <{}>, expected <robot>", root.tag_name().name())));
+    }
+    let mut pairs = Vec::new();
+    for node in root.children().filter(|n| n.has_tag_name("disable_collisions")) {
+        let line = doc.text_pos_at(node.range().start).row;
+        let attr = |name: &str| {
+            node.attribute(name).map(str::to_owned).ok_or_else(|| {
+                InputError::in_file(path, format!("<disable_collisions> lacks the attribute '{name}'")).at(format!("line {line}"))
+            })
+        };
+        pairs.push(DisabledPair { link1: attr("link1")?, link2: attr("link2")?, reason: node.attribute("reason").map(str::to_owned) });
+    }
+    Ok(pairs)
+}

@@ -1,0 +1,112 @@
+//! Scene files (YAML) as in the contract: `moveit_msgs/CollisionObject` with
+//! `shape_msgs/SolidPrimitive` dimension conventions.
+use super::{Obstacle, Scene};
+use crate::error::{InputError, InputResult};
+use crate::math::{Isometry3, Real, Translation3, UnitQuaternion, Vector3};
+use crate::robot::resources::ResourceResolver;
+use crate::shape::{Ball, Cone, Cuboid, Cylinder, Shape};
+use serde::Deserialize;
+use std::path::Path;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SceneFile {
+    frame_id: Option<String>,
+    #[serde(default)]
+    objects: Vec<ObjectEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ObjectEntry {
+    id: String,
+    #[serde(rename = "type")]
+    kind: String,
+    dimensions: Option<Vec<Real>>,
+    mesh: Option<String>,
+    scale: Option<[Real; 3]>,
+    pose: Option<PoseEntry>,
+}
+
+/// `{position: [x, y, z], orientation: [x, y, z, w]}`, both optional.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PoseEntry {
+    position: Option<[Real; 3]>,
+    orientation: Option<[Real; 4]>,
+}
+
+impl PoseEntry {
+    pub(crate) fn to_isometry(&self, what: &str) -> InputResult<Isometry3> {
+        let p = self.position.unwrap_or([0.0; 3]);
+        let [x, y, z, w] = self.orientation.unwrap_or([0.0, 0.0, 0.0, 1.0]);
+        if p.iter().chain([x, y, z, w].iter()).any(|v| !v.is_finite()) {
+            return Err(InputError::new("pose has a value that is not finite").at(format!("{what}.pose")));
+        }
+        let q = nalgebra::Quaternion::new(w, x, y, z);
+        if (q.norm() - 1.0).abs() > 1e-3 {
+            return Err(InputError::new(format!("orientation [{x}, {y}, {z}, {w}] is not a unit quaternion (x, y, z, w)"))
+                .at(format!("{what}.pose.orientation")));
+        }
+        Ok(Isometry3::from_parts(Translation3::new(p[0], p[1], p[2]), UnitQuaternion::from_quaternion(q)))
+    }
+}
+
+/// Reads a scene file and the meshes it names.
+pub fn load_scene(path: &Path, resolver: &ResourceResolver) -> InputResult<Scene> {
+    let text = resolver.read_text(path)?;
+    parse_scene(&text, path, resolver)
+}
+
+/// Parses scene YAML; `path` names it in errors and anchors relative mesh paths.
+pub fn parse_scene(text: &str, path: &Path, resolver: &ResourceResolver) -> InputResult<Scene> {
+    let file: SceneFile = serde_norway::from_str(text).map_err(|e| InputError::in_file(path, format!("malformed scene: {e}")))?;
+    let mut objects = Vec::with_capacity(file.objects.len());
+    for (i, entry) in file.objects.iter().enumerate() {
+        let what = format!("objects[{i}] ('{}')", entry.id);
+        if objects.iter().any(|o: &Obstacle| o.id == entry.id) {
+            return Err(InputError::in_file(path, format!("object id '{}' is used twice", entry.id)).at(what));
+        }
+        let shape = object_shape(entry, &what, path, resolver).map_err(|e| e.with_file(path))?;
+        let pose = entry.pose.as_ref().map_or(Ok(Isometry3::identity()), |p| p.to_isometry(&what)).map_err(|e| e.with_file(path))?;
+        objects.push(Obstacle { id: entry.id.clone(), shape, pose });
+    }
+    Ok(Scene { frame_id: file.frame_id, objects })
+}
+
+fn object_shape(entry: &ObjectEntry, what: &str, path: &Path, resolver: &ResourceResolver) -> InputResult<Shape> {
+    let dims = |n: usize| -> InputResult<Vec<Real>> {
+        let d = entry.dimensions.as_ref().ok_or_else(|| InputError::new(format!("a {} needs dimensions", entry.kind)).at(what.to_string()))?;
+        if d.len() != n {
+            return Err(InputError::new(format!("a {} needs {n} dimensions, found {}", entry.kind, d.len())).at(format!("{what}.dimensions")));
+        }
+        if let Some(v) = d.iter().find(|v| !(v.is_finite() && **v > 0.0)) {
+            return Err(InputError::new(format!("dimension {v} must be positive and finite")).at(format!("{what}.dimensions")));
+        }
+        Ok(d.clone())
+    };
+    Ok(match entry.kind.as_str() {
+        "box" => Shape::Cuboid(Cuboid { half_extents: Vector3::from_column_slice(&dims(3)?) * 0.5 }),
+        "sphere" => Shape::Ball(Ball { radius: dims(1)?[0] }),
+        "cylinder" => {
+            let d = dims(2)?;
+            Shape::Cylinder(Cylinder { half_height: d[0] * 0.5, radius: d[1] })
+        }
+        "cone" => {
+            let d = dims(2)?;
+            Shape::Cone(Cone { half_height: d[0] * 0.5, radius: d[1] })
+        }
+        "mesh" => {
+            let uri = entry.mesh.as_ref().ok_or_else(|| InputError::new("a mesh object needs 'mesh'").at(what.to_string()))?;
+            let scale = Vector3::from(entry.scale.unwrap_or([1.0; 3]));
+            if scale.iter().any(|v| !v.is_finite() || *v == 0.0) {
+                return Err(InputError::new("scale must be finite and non-zero").at(format!("{what}.scale")));
+            }
+            let mesh_path = resolver.resolve(uri, path).map_err(|e| InputError::new(e).at(format!("{what}.mesh")))?;
+            Shape::TriMesh(std::sync::Arc::new(crate::robot::load_mesh(resolver, &mesh_path, scale)?))
+        }
+        other => {
+            return Err(InputError::new(format!("unknown type '{other}' (box, sphere, cylinder, cone or mesh)")).at(format!("{what}.type")));
+        }
+    })
+}

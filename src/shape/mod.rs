@@ -1,0 +1,99 @@
+//! Shapes of collision geometry, each in its own local frame.
+//!
+//! Primitives follow `shape_msgs/SolidPrimitive` and URDF conventions: centred at the
+//! origin, axis of revolution along z. Primitives are solid; triangle meshes are
+//! surfaces, with solid containment added where a mesh is closed (see
+//! [`crate::query::intersection`]).
+mod primitives;
+mod support_map;
+mod trimesh;
+
+pub use primitives::{Ball, Capsule, Cone, Cuboid, Cylinder};
+pub use support_map::{SupportMap, TriangleShape};
+pub use trimesh::TriMesh;
+
+use crate::bounding_volume::{Aabb, Obb};
+use crate::math::{Point3, Real};
+use std::sync::Arc;
+
+/// One piece of collision geometry.
+#[derive(Clone, Debug)]
+pub enum Shape {
+    Cuboid(Cuboid),
+    Ball(Ball),
+    Cylinder(Cylinder),
+    Cone(Cone),
+    Capsule(Capsule),
+    TriMesh(Arc<TriMesh>),
+}
+
+impl Shape {
+    /// Box in the shape's own frame.
+    pub fn local_aabb(&self) -> Aabb {
+        match self {
+            Shape::TriMesh(mesh) => mesh.local_aabb(),
+            convex => {
+                let support = convex.as_support_map().expect("primitives are convex");
+                let mut aabb = Aabb::empty();
+                for axis in 0..3 {
+                    let mut dir = crate::math::Vector3::zeros();
+                    dir[axis] = 1.0;
+                    aabb.maxs[axis] = support.support(&dir)[axis];
+                    aabb.mins[axis] = support.support(&-dir)[axis];
+                }
+                aabb
+            }
+        }
+    }
+
+    /// Oriented box in the shape's own frame (the root box of a mesh's hierarchy).
+    pub fn local_obb(&self) -> Obb {
+        match self {
+            Shape::TriMesh(mesh) => mesh.obb_tree().root_obb(),
+            _ => Obb::from_aabb(&self.local_aabb()),
+        }
+    }
+
+    /// The shape as a convex support map, `None` for meshes.
+    pub fn as_support_map(&self) -> Option<&dyn SupportMap> {
+        match self {
+            Shape::Cuboid(s) => Some(s),
+            Shape::Ball(s) => Some(s),
+            Shape::Cylinder(s) => Some(s),
+            Shape::Cone(s) => Some(s),
+            Shape::Capsule(s) => Some(s),
+            Shape::TriMesh(_) => None,
+        }
+    }
+
+    /// Whether a point given in the shape's frame lies in the solid (closed) shape.
+    /// Open meshes contain no point.
+    pub fn contains_local_point(&self, p: &Point3) -> bool {
+        match self {
+            Shape::Cuboid(s) => s.contains_point(p),
+            Shape::Ball(s) => s.contains_point(p),
+            Shape::Cylinder(s) => s.contains_point(p),
+            Shape::Cone(s) => s.contains_point(p),
+            Shape::Capsule(s) => s.contains_point(p),
+            Shape::TriMesh(m) => m.contains_point(p),
+        }
+    }
+
+    /// A short name for messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Shape::Cuboid(_) => "box",
+            Shape::Ball(_) => "sphere",
+            Shape::Cylinder(_) => "cylinder",
+            Shape::Cone(_) => "cone",
+            Shape::Capsule(_) => "capsule",
+            Shape::TriMesh(_) => "mesh",
+        }
+    }
+
+    /// Radius of a ball around the frame origin that holds the whole shape.
+    pub fn bounding_radius(&self) -> Real {
+        let aabb = self.local_aabb();
+        aabb.mins.coords.abs().sup(&aabb.maxs.coords.abs()).norm()
+    }
+}

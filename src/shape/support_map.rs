@@ -1,0 +1,98 @@
+//! Support functions of convex shapes, the input of GJK (`query::gjk`).
+//!
+//! Balls and capsules are a *core* (a point, a segment) plus a `margin`: GJK runs on
+//! the cores and the margins are added afterwards, which is exact for round shapes.
+use super::primitives::{Ball, Capsule, Cone, Cuboid, Cylinder};
+use crate::math::{Point3, Real, Triangle, Vector3};
+
+pub trait SupportMap {
+    /// The point of the core shape farthest along `dir` (any point if `dir` is zero).
+    fn core_support(&self, dir: &Vector3) -> Point3;
+
+    /// Radius added around the core (0 for sharp shapes).
+    fn margin(&self) -> Real {
+        0.0
+    }
+
+    /// Support point of the full shape.
+    fn support(&self, dir: &Vector3) -> Point3 {
+        let p = self.core_support(dir);
+        let m = self.margin();
+        if m == 0.0 {
+            return p;
+        }
+        let n = dir.norm();
+        if n > 0.0 { p + dir * (m / n) } else { p }
+    }
+}
+
+fn sign(x: Real) -> Real {
+    if x < 0.0 { -1.0 } else { 1.0 }
+}
+
+impl SupportMap for Cuboid {
+    fn core_support(&self, d: &Vector3) -> Point3 {
+        let h = &self.half_extents;
+        Point3::new(sign(d.x) * h.x, sign(d.y) * h.y, sign(d.z) * h.z)
+    }
+}
+
+impl SupportMap for Ball {
+    fn core_support(&self, _dir: &Vector3) -> Point3 {
+        Point3::origin()
+    }
+    fn margin(&self) -> Real {
+        self.radius
+    }
+}
+
+impl SupportMap for Capsule {
+    fn core_support(&self, d: &Vector3) -> Point3 {
+        Point3::new(0.0, 0.0, sign(d.z) * self.half_height)
+    }
+    fn margin(&self) -> Real {
+        self.radius
+    }
+}
+
+impl SupportMap for Cylinder {
+    fn core_support(&self, d: &Vector3) -> Point3 {
+        let r = (d.x * d.x + d.y * d.y).sqrt();
+        let z = sign(d.z) * self.half_height;
+        if r > 0.0 {
+            Point3::new(d.x * self.radius / r, d.y * self.radius / r, z)
+        } else {
+            Point3::new(0.0, 0.0, z)
+        }
+    }
+}
+
+impl SupportMap for Cone {
+    fn core_support(&self, d: &Vector3) -> Point3 {
+        let apex = Point3::new(0.0, 0.0, self.half_height);
+        let r = (d.x * d.x + d.y * d.y).sqrt();
+        let rim = if r > 0.0 {
+            Point3::new(d.x * self.radius / r, d.y * self.radius / r, -self.half_height)
+        } else {
+            Point3::new(0.0, 0.0, -self.half_height)
+        };
+        if apex.coords.dot(d) >= rim.coords.dot(d) { apex } else { rim }
+    }
+}
+
+/// A triangle as a convex shape (for triangle-primitive tests at mesh leaves).
+pub struct TriangleShape<'a>(pub &'a Triangle);
+
+impl SupportMap for TriangleShape<'_> {
+    fn core_support(&self, d: &Vector3) -> Point3 {
+        let t = self.0;
+        let (d0, d1, d2) = (t[0].coords.dot(d), t[1].coords.dot(d), t[2].coords.dot(d));
+        if d0 >= d1 && d0 >= d2 {
+            t[0]
+        } else if d1 >= d2 {
+            t[1]
+        } else {
+            t[2]
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! Triangle meshes with their OBB hierarchy and the data needed for solid containment.
+use crate::bounding_volume::Aabb;
+use crate::math::{Point3, Real, Triangle, Vector3};
+use crate::partitioning::ObbTree;
+use std::collections::HashMap;
+
+#[derive(Clone, Debug)]
+pub struct TriMesh {
+    vertices: Vec<Point3>,
+    triangles: Vec<[u32; 3]>,
+    aabb: Aabb,
+    obb_tree: ObbTree,
+    /// One vertex of each connected component (vertices welded by position).
+    component_representatives: Vec<u32>,
+    /// Every edge is shared by exactly two triangles: the mesh bounds a solid.
+    closed: bool,
+}
+
+impl TriMesh {
+    /// Builds a mesh; fails on an index out of range, a non-finite vertex or no triangles.
+    pub fn new(vertices: Vec<Point3>, triangles: Vec<[u32; 3]>) -> Result<Self, String> {
+        if triangles.is_empty() {
+            return Err("mesh has no triangles".into());
+        }
+        if let Some(v) = vertices.iter().position(|v| !v.coords.iter().all(|c| c.is_finite())) {
+            return Err(format!("mesh vertex {v} is not finite"));
+        }
+        let n = vertices.len() as u32;
+        if let Some(t) = triangles.iter().position(|t| t.iter().any(|&i| i >= n)) {
+            return Err(format!("mesh triangle {t} refers to a vertex that does not exist"));
+        }
+        let aabb = Aabb::from_points(triangles.iter().flatten().map(|&i| &vertices[i as usize]));
+        let obb_tree = ObbTree::build(&vertices, &triangles);
+        let (component_representatives, closed) = topology(&vertices, &triangles);
+        Ok(Self { vertices, triangles, aabb, obb_tree, component_representatives, closed })
+    }
+
+    pub fn vertices(&self) -> &[Point3] {
+        &self.vertices
+    }
+
+    pub fn triangle_indices(&self) -> &[[u32; 3]] {
+        &self.triangles
+    }
+
+    pub fn triangle(&self, i: u32) -> Triangle {
+        let t = self.triangles[i as usize];
+        [self.vertices[t[0] as usize], self.vertices[t[1] as usize], self.vertices[t[2] as usize]]
+    }
+
+    pub fn local_aabb(&self) -> Aabb {
+        self.aabb
+    }
+
+    pub fn obb_tree(&self) -> &ObbTree {
+        &self.obb_tree
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    /// One vertex of every connected component: if none of the surface touches a
+    /// solid, the mesh lies inside it exactly when one of these does.
+    pub fn component_representatives(&self) -> impl Iterator<Item = Point3> + '_ {
+        self.component_representatives.iter().map(|&i| self.vertices[i as usize])
+    }
+
+    /// Point-in-solid by ray parity; always false for an open mesh. A ray that grazes an
+    /// edge or vertex is discarded and another direction is tried.
+    pub fn contains_point(&self, p: &Point3) -> bool {
+        if !self.closed || !self.aabb.contains_point(p) {
+            return false;
+        }
+        const DIRECTIONS: [[Real; 3]; 4] = [
+            [0.5773502691896258, 0.5773662691896258, 0.5773342691896258],
+            [-0.2672612419124244, 0.8017837257372732, -0.5345224838248488],
+            [0.8728715609439696, -0.2182178902359924, 0.4364357804719848],
+            [-0.4082482904638631, -0.4082482904638631, 0.8164965809277261],
+        ];
+        for d in DIRECTIONS {
+            if let Some(crossings) = self.count_crossings(p, &Vector3::from(d)) {
+                return crossings % 2 == 1;
+            }
+        }
+        false
+    }
+
+    /// Crossings of the ray `p + s d`, `s > 0`, or `None` if it grazes an edge.
+    fn count_crossings(&self, p: &Point3, d: &Vector3) -> Option<usize> {
+        const GRAZE: Real = 1e-10;
+        let mut count = 0;
+        for i in 0..self.triangles.len() as u32 {
+            let [a, b, c] = self.triangle(i);
+            let (e1, e2) = (b - a, c - a);
+            let h = d.cross(&e2);
+            let det = e1.dot(&h);
+            let scale = e1.norm() * e2.norm();
+            if det.abs() <= GRAZE * scale {
+                continue; // ray parallel to the triangle's plane
+            }
+            let s = p - a;
+            let u = s.dot(&h) / det;
+            let q = s.cross(&e1);
+            let v = d.dot(&q) / det;
+            let t = e2.dot(&q) / det;
+            let w = 1.0 - u - v;
+            if t <= 0.0 {
+                continue;
+            }
+            if u.abs() < GRAZE || v.abs() < GRAZE || w.abs() < GRAZE {
+                if u >= -GRAZE && v >= -GRAZE && w >= -GRAZE {
+                    return None;
+                }
+                continue;
+            }
+            if u > 0.0 && v > 0.0 && w > 0.0 {
+                count += 1;
+            }
+        }
+        Some(count)
+    }
+}
+
+/// Components (by union-find over vertices welded at equal positions) and closedness.
+fn topology(vertices: &[Point3], triangles: &[[u32; 3]]) -> (Vec<u32>, bool) {
+    let key = |p: &Point3| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()];
+    let mut welded: HashMap<[u64; 3], u32> = HashMap::new();
+    let canonical: Vec<u32> = vertices
+        .iter()
+        .enumerate()
+        .map(|(i, p)| *welded.entry(key(p)).or_insert(i as u32))
+        .collect();
+    let mut parent: Vec<u32> = (0..vertices.len() as u32).collect();
+    fn find(parent: &mut [u32], mut x: u32) -> u32 {
+        while parent[x as usize] != x {
+            parent[x as usize] = parent[parent[x as usize] as usize];
+            x = parent[x as usize];
+        }
+        x
+    }
+    let mut edges: HashMap<(u32, u32), u32> = HashMap::new();
+    for t in triangles {
+        let c = t.map(|i| canonical[i as usize]);
+        for k in 0..3 {
+            let (a, b) = (c[k], c[(k + 1) % 3]);
+            let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+            parent[ra as usize] = rb;
+            *edges.entry((a.min(b), a.max(b))).or_insert(0) += 1;
+        }
+    }
+    let mut roots = HashMap::new();
+    for t in triangles {
+        let v = canonical[t[0] as usize];
+        let root = find(&mut parent, v);
+        roots.entry(root).or_insert(v);
+    }
+    let mut reps: Vec<u32> = roots.into_values().collect();
+    reps.sort_unstable();
+    let closed = edges.values().all(|&n| n == 2);
+    (reps, closed)
+}

@@ -1,0 +1,148 @@
+"""Shared fixtures for the Python cross-check tests of ccd_guard.
+
+The tests compare the Rust implementation, driven through the probe program
+``target/release/examples/probe``, with independent implementations
+(pinocchio, coal, exact rational arithmetic).
+
+Probe protocol: ``probe <command>`` reads ONE JSON document on stdin and writes ONE
+JSON document on stdout, exit code 0; on error a non-zero exit code and a message on
+stderr.  ``package://`` URIs are resolved through ``AMENT_PREFIX_PATH``, which these
+fixtures point at the venv's ``cmeel.prefix`` (where example-robot-data installs
+``share/example-robot-data/robots/...``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import site
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+# Generous: the largest payload (a few hundred configurations) should take well under a second.
+PROBE_TIMEOUT_S = 600
+
+
+def _site_packages_dirs() -> list[Path]:
+    dirs: list[str] = []
+    for key in ("purelib", "platlib"):
+        p = sysconfig.get_paths().get(key)
+        if p:
+            dirs.append(p)
+    try:
+        dirs.extend(site.getsitepackages())
+    except AttributeError:  # pragma: no cover - very old virtualenv
+        pass
+    dirs.extend(p for p in sys.path if p.endswith("site-packages"))
+    seen: list[Path] = []
+    for d in dirs:
+        path = Path(d)
+        if path not in seen:
+            seen.append(path)
+    return seen
+
+
+def find_cmeel_prefix() -> Path:
+    """The ``cmeel.prefix`` directory of the running interpreter that holds example-robot-data."""
+    for sp in _site_packages_dirs():
+        prefix = sp / "cmeel.prefix"
+        if (prefix / "share" / "example-robot-data" / "robots").is_dir():
+            return prefix
+    raise RuntimeError(
+        "example-robot-data not found: no <site-packages>/cmeel.prefix/share/example-robot-data "
+        f"under {[str(p) for p in _site_packages_dirs()]} (interpreter {sys.executable}); "
+        "run `bash scripts/setup_python.sh` and use .venv/bin/python"
+    )
+
+
+def probe_path() -> Path:
+    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO_ROOT / "target"))
+    if not target.is_absolute():
+        target = REPO_ROOT / target
+    return target / "release" / "examples" / "probe"
+
+
+@pytest.fixture(scope="session")
+def cmeel_prefix() -> Path:
+    return find_cmeel_prefix()
+
+
+@pytest.fixture(scope="session")
+def robots_dir(cmeel_prefix: Path) -> Path:
+    """``.../cmeel.prefix/share/example-robot-data/robots``."""
+    return cmeel_prefix / "share" / "example-robot-data" / "robots"
+
+
+@pytest.fixture(scope="session")
+def package_share_dir(cmeel_prefix: Path) -> Path:
+    """Directory holding the ROS package ``example-robot-data`` (for pinocchio's package_dirs)."""
+    return cmeel_prefix / "share"
+
+
+@pytest.fixture(scope="session")
+def probe(cmeel_prefix: Path) -> Path:
+    path = probe_path()
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        pytest.fail(
+            f"probe binary not found at {path}: run `cargo build --release --examples` first "
+            "(`bash scripts/test.sh` does this)",
+            pytrace=False,
+        )
+    return path
+
+
+class ProbeError(AssertionError):
+    pass
+
+
+def _run_probe(probe_bin: Path, cmeel_prefix: Path, cmd: str, payload: dict, *, expect_ok: bool = True):
+    env = dict(os.environ)
+    env["AMENT_PREFIX_PATH"] = str(cmeel_prefix)
+    data = json.dumps(payload)
+    try:
+        proc = subprocess.run(
+            [str(probe_bin), cmd],
+            input=data,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=PROBE_TIMEOUT_S,
+        )
+    except subprocess.TimeoutExpired as exc:
+        raise ProbeError(f"probe {cmd} timed out after {PROBE_TIMEOUT_S} s") from exc
+    if not expect_ok:
+        return proc
+    if proc.returncode != 0:
+        raise ProbeError(
+            f"probe {cmd} exited with {proc.returncode}\n"
+            f"stderr:\n{proc.stderr[-4000:]}\n"
+            f"input (first 1000 chars): {data[:1000]}"
+        )
+    try:
+        return json.loads(proc.stdout)
+    except json.JSONDecodeError as exc:
+        raise ProbeError(
+            f"probe {cmd} did not print one JSON document on stdout: {exc}\n"
+            f"stdout (first 2000 chars):\n{proc.stdout[:2000]}\nstderr:\n{proc.stderr[-2000:]}"
+        ) from exc
+
+
+@pytest.fixture(scope="session")
+def run_probe(probe: Path, cmeel_prefix: Path):
+    """``run_probe(cmd, payload) -> dict``: run ``probe cmd`` with ``payload`` as JSON on stdin.
+
+    Fails the test (with the probe's stderr) if the probe exits non-zero or prints anything
+    but one JSON document.  ``run_probe(cmd, payload, expect_ok=False)`` returns the
+    ``subprocess.CompletedProcess`` instead, for error-path tests.
+    """
+
+    def run(cmd: str, payload: dict, *, expect_ok: bool = True):
+        return _run_probe(probe, cmeel_prefix, cmd, payload, expect_ok=expect_ok)
+
+    return run

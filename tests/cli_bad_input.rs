@@ -1,0 +1,166 @@
+//! Bad input gets one clear line on stderr naming the file (and field), exit
+//! status 2, an `invalid` report, and never a panic.
+use std::fs;
+use std::path::PathBuf;
+use std::process::Command;
+
+const URDF: &str = r#"<robot name="two">
+  <link name="base"><collision><geometry><box size="0.2 0.2 0.1"/></geometry></collision></link>
+  <link name="arm"><collision><origin xyz="0.25 0 0"/><geometry><mesh filename="meshes/arm.obj"/></geometry></collision></link>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="arm"/><origin xyz="0 0 0.1"/>
+    <axis xyz="0 0 1"/><limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
+</robot>"#;
+const ARM_OBJ: &str = "v -0.2 -0.02 -0.02\nv 0.2 -0.02 -0.02\nv 0.2 0.02 -0.02\nv -0.2 0.02 -0.02\n\
+v -0.2 -0.02 0.02\nv 0.2 -0.02 0.02\nv 0.2 0.02 0.02\nv -0.2 0.02 0.02\n\
+f 1 3 2\nf 1 4 3\nf 5 6 7\nf 5 7 8\nf 1 2 6\nf 1 6 5\nf 2 3 7\nf 2 7 6\nf 3 4 8\nf 3 8 7\nf 4 1 5\nf 4 5 8\n";
+const SRDF: &str = r#"<robot name="two"><disable_collisions link1="base" link2="arm" reason="Adjacent"/></robot>"#;
+const SCENE: &str = "objects:\n  - id: post\n    type: cylinder\n    dimensions: [0.5, 0.05]\n    pose: {position: [0.4, 0.3, 0.1]}\n";
+const TRAJ: &str = "joint_names: [j1]\npoints:\n  - positions: [0.0]\n    time_from_start: 0.0\n  - positions: [1.5]\n    time_from_start: 1.0\n";
+
+struct Case {
+    dir: tempfile::TempDir,
+}
+
+impl Case {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("meshes")).unwrap();
+        let case = Self { dir };
+        case.write("robot.urdf", URDF);
+        case.write("meshes/arm.obj", ARM_OBJ);
+        case.write("robot.srdf", SRDF);
+        case.write("scene.yaml", SCENE);
+        case.write("traj.yaml", TRAJ);
+        case.write("start.yaml", "name: [j1]\nposition: [0.2]\n");
+        case
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn write(&self, name: &str, text: &str) {
+        fs::write(self.path(name), text).unwrap();
+    }
+
+    fn run(&self, trajectory: &str, extra: &[&str]) -> (i32, String, String) {
+        let out = Command::new(env!("CARGO_BIN_EXE_ccd_guard"))
+            .args(["check", "--method", "sampled", "--urdf"])
+            .arg(self.path("robot.urdf"))
+            .arg("--srdf")
+            .arg(self.path("robot.srdf"))
+            .arg("--scene")
+            .arg(self.path("scene.yaml"))
+            .arg("--trajectory")
+            .arg(self.path(trajectory))
+            .args(extra)
+            .output()
+            .unwrap();
+        (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    }
+}
+
+/// Runs and asserts exit 2, one stderr line naming `file` and containing `words`.
+fn assert_rejected(case: &Case, trajectory: &str, extra: &[&str], file: &str, words: &[&str]) {
+    let (code, stdout, stderr) = case.run(trajectory, extra);
+    assert_eq!(code, 2, "exit status; stderr: {stderr}");
+    assert!(!stderr.contains("panicked"), "panic: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
+    assert!(stderr.contains(file), "names {file}: {stderr}");
+    for w in words {
+        assert!(stderr.contains(w), "mentions '{w}': {stderr}");
+    }
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("an invalid report on stdout");
+    assert_eq!(report["verdict"], "invalid");
+    assert!(report["error"].as_str().unwrap().contains(file));
+}
+
+#[test]
+fn the_valid_case_runs() {
+    let case = Case::new();
+    let (code, stdout, stderr) = case.run("traj.yaml", &["--start-state", case.path("start.yaml").to_str().unwrap()]);
+    assert!(code == 1 || code == 3, "{stdout} {stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["method"], "sampled");
+}
+
+#[test]
+fn missing_and_unreadable_files() {
+    let case = Case::new();
+    fs::remove_file(case.path("robot.urdf")).unwrap();
+    assert_rejected(&case, "traj.yaml", &[], "robot.urdf", &["cannot read"]);
+    let case = Case::new();
+    assert_rejected(&case, "nope.yaml", &[], "nope.yaml", &["cannot read"]);
+    let case = Case::new();
+    fs::create_dir(case.path("dir.yaml")).unwrap();
+    assert_rejected(&case, "dir.yaml", &[], "dir.yaml", &["cannot read"]);
+}
+
+#[test]
+fn malformed_files() {
+    let case = Case::new();
+    case.write("robot.urdf", "<robot name='x'><link name='a'>");
+    assert_rejected(&case, "traj.yaml", &[], "robot.urdf", &["malformed URDF"]);
+    let case = Case::new();
+    case.write("robot.srdf", "<robot><disable_collisions link1='a'");
+    assert_rejected(&case, "traj.yaml", &[], "robot.srdf", &["malformed SRDF"]);
+    let case = Case::new();
+    case.write("scene.yaml", "objects: [ {id: a, type: box");
+    assert_rejected(&case, "traj.yaml", &[], "scene.yaml", &["malformed scene"]);
+    let case = Case::new();
+    case.write("scene.yaml", "objects:\n  - {id: a, type: pyramid, dimensions: [1]}\n");
+    assert_rejected(&case, "traj.yaml", &[], "scene.yaml", &["objects[0]", "pyramid"]);
+    let case = Case::new();
+    case.write("scene.yaml", "objects:\n  - {id: a, type: box, dimensions: [1, 1]}\n");
+    assert_rejected(&case, "traj.yaml", &[], "scene.yaml", &["objects[0]", "3 dimensions"]);
+    let case = Case::new();
+    case.write("scene.yaml", "objects:\n  - {id: a, type: sphere, dimensions: [1], pose: {orientation: [0, 0, 0, 0]}}\n");
+    assert_rejected(&case, "traj.yaml", &[], "scene.yaml", &["orientation", "unit quaternion"]);
+    let case = Case::new();
+    case.write("t.json", "{\"joint_names\": [\"j1\"], \"points\": [");
+    assert_rejected(&case, "t.json", &[], "t.json", &["malformed trajectory"]);
+    let case = Case::new();
+    case.write("start.yaml", "name: [j1]\nposition: [.nan]\n");
+    assert_rejected(&case, "traj.yaml", &["--start-state", case.path("start.yaml").to_str().unwrap()], "start.yaml", &["not finite"]);
+}
+
+#[test]
+fn bad_trajectories() {
+    let cases: &[(&str, &[&str])] = &[
+        ("joint_names: [j1, elbow]\npoints:\n  - {positions: [0, 0], time_from_start: 0}\n", &["unknown joint 'elbow'"]),
+        ("joint_names: [j1]\npoints:\n  - {positions: [0, 1], time_from_start: 0}\n", &["points[0].positions", "2 values"]),
+        ("joint_names: [j1]\npoints:\n  - {positions: [0], time_from_start: 1}\n  - {positions: [1], time_from_start: 1}\n", &["points[1].time_from_start", "does not increase"]),
+        ("joint_names: [j1]\npoints:\n  - {positions: [.nan], time_from_start: 0}\n", &["points[0].positions", "not finite"]),
+        ("joint_names: [j1]\npoints:\n  - {positions: [0], velocities: [.inf], time_from_start: 0}\n", &["points[0].velocities", "not finite"]),
+        ("joint_names: [j1]\npoints: []\n", &["no points"]),
+        ("joint_names: [j1]\npoints:\n  - {positions: [0], time_from_start: {sec: 1, nanosec: 0}}\n  - {positions: [1], time_from_start: 0.5}\n", &["does not increase"]),
+    ];
+    for (text, words) in cases {
+        let case = Case::new();
+        case.write("bad.yaml", text);
+        assert_rejected(&case, "bad.yaml", &[], "bad.yaml", words);
+    }
+}
+
+#[test]
+fn bad_meshes() {
+    let case = Case::new();
+    fs::remove_file(case.path("meshes/arm.obj")).unwrap();
+    assert_rejected(&case, "traj.yaml", &[], "arm.obj", &["cannot read", "link 'arm'"]);
+    let case = Case::new();
+    case.write("robot.urdf", &URDF.replace("meshes/arm.obj", "meshes/arm.stl"));
+    fs::write(case.path("meshes/arm.stl"), [1u8, 2, 3, 4, 5]).unwrap();
+    assert_rejected(&case, "traj.yaml", &[], "arm.stl", &["cannot parse mesh"]);
+    let case = Case::new();
+    case.write("robot.urdf", &URDF.replace("meshes/arm.obj", "package://no_such_pkg/arm.obj"));
+    assert_rejected(&case, "traj.yaml", &[], "robot.urdf", &["no_such_pkg"]);
+}
+
+#[test]
+fn bad_options() {
+    let case = Case::new();
+    let (code, _, stderr) = case.run("traj.yaml", &["--tolerance", "-1"]);
+    assert_eq!(code, 2, "{stderr}");
+    let (code, _, stderr) = case.run("traj.yaml", &["--method", "bogus"]);
+    assert_eq!(code, 2, "{stderr}");
+}
