@@ -553,6 +553,7 @@ class Checker:
         self.moving_pair = np.array([
             self.gmodel.geometryObjects[cp.first].parentJoint != 0 or self.gmodel.geometryObjects[cp.second].parentJoint != 0
             for cp in self.gmodel.collisionPairs])
+        self.scene_pair = np.array([cp.second >= self.n_robot_geoms for cp in self.gmodel.collisionPairs])
         self.gdata = pin.GeometryData(self.gmodel)
         self.data = self.model.createData()
         for req in self.gdata.collisionRequests:
@@ -584,12 +585,15 @@ class Checker:
     def in_collision(self, q):
         return self.pin.computeCollisions(self.model, self.data, self.gmodel, self.gdata, self.to_pin(q), True)
 
+    def distances(self, q):
+        """Distance of every checked pair at q (collisionPairs order)."""
+        self.pin.computeDistances(self.model, self.data, self.gmodel, self.gdata, self.to_pin(q))
+        return np.array([r.min_distance for r in self.gdata.distanceResults])
+
     def min_distance(self, q, moving_only=False):
         """(distance, pair name) of the closest checked pair at q. With moving_only, pairs
         that cannot change (base_link vs scene) are left out."""
-        pin = self.pin
-        pin.computeDistances(self.model, self.data, self.gmodel, self.gdata, self.to_pin(q))
-        d = np.array([r.min_distance for r in self.gdata.distanceResults])
+        d = self.distances(q)
         if moving_only:
             d = np.where(self.moving_pair, d, np.inf)
         k = int(np.argmin(d))
@@ -627,33 +631,22 @@ def load_traj(path):
     return qs, ts
 
 
-def scan(ck, qs, ts, step, want_distance=False, stop_at_collision=True):
-    """Check the configurations at `step` rad of the largest-moving joint along every segment.
+def scan(ck, qs, ts, step, stop_at_collision=True):
+    """Collision-check the configurations at `step` rad of the largest-moving joint along
+    every segment (see segment_samples).
 
     Returns a dict: samples (count); first = (time, pairs, segment, s) of the first collision,
     refined by bisection between the last free sample and the first colliding one; hits =
     {segment: set of colliding pair names} over all colliding samples (unless stopped at the
-    first); min_d = (distance, pair, time) over the samples and min_d_moving likewise without
-    the static base_link-vs-scene pairs (only with want_distance)."""
-    res = {"samples": 0, "first": None, "hits": {},
-           "min_d": (float("inf"), None, None), "min_d_moving": (float("inf"), None, None)}
+    first)."""
+    res = {"samples": 0, "first": None, "hits": {}}
     for i in range(len(qs) - 1):
         q0, q1 = qs[i], qs[i + 1]
         prev = None
         for s in segment_samples(q0, q1, step):
-            q = q0 + s * (q1 - q0)
-            t = ts[i] + s * (ts[i + 1] - ts[i])
             res["samples"] += 1
-            if want_distance:
-                d, pair = ck.min_distance(q)
-                if d < res["min_d"][0]:
-                    res["min_d"] = (d, pair, t)
-                d, pair = ck.min_distance(q, moving_only=True)
-                if d < res["min_d_moving"][0]:
-                    res["min_d_moving"] = (d, pair, t)
-            hit = ck.in_collision(q)
-            if hit:
-                res["hits"].setdefault(i, set()).update(ck.collisions(q))
+            if ck.in_collision(q0 + s * (q1 - q0)):
+                res["hits"].setdefault(i, set()).update(ck.collisions(q0 + s * (q1 - q0)))
                 if res["first"] is None:
                     lo, hi = (prev, s) if prev is not None else (s, s)
                     for _ in range(60 if prev is not None else 0):
@@ -667,6 +660,45 @@ def scan(ck, qs, ts, step, want_distance=False, stop_at_collision=True):
                     return res
             prev = s
     return res
+
+
+def distance_profile(ck, qs, ts, step=1e-3, refine=1e-4):
+    """Minimum distances along a trajectory: sampled every `step` rad of the largest-moving
+    joint, then refined every `refine` rad within one step around the closest sample.
+    Returns (min over moving pairs (d, pair, t), min over all pairs (d, pair, t),
+    {scene object: (d, robot link)})."""
+    best = [float("inf"), None, None]
+    best_all = [float("inf"), None, None]
+    per_obj = {}
+
+    def visit(i, s):
+        q = qs[i] + s * (qs[i + 1] - qs[i])
+        t = ts[i] + s * (ts[i + 1] - ts[i])
+        d = ck.distances(q)
+        k = int(np.argmin(d))
+        if d[k] < best_all[0]:
+            best_all[:] = [d[k], ck.pair_name(k), t]
+        dm = np.where(ck.moving_pair, d, np.inf)
+        k = int(np.argmin(dm))
+        if dm[k] < best[0]:
+            best[:] = [dm[k], ck.pair_name(k), t, i, s]
+        for k in np.nonzero(ck.moving_pair & ck.scene_pair)[0]:
+            cp = ck.gmodel.collisionPairs[int(k)]
+            o = ck.owner[cp.second]
+            if d[k] < per_obj.get(o, (float("inf"),))[0]:
+                per_obj[o] = (float(d[k]), ck.owner[cp.first])
+
+    for i in range(len(qs) - 1):
+        for s in segment_samples(qs[i], qs[i + 1], step):
+            visit(i, s)
+    i, s = best[3], best[4]
+    m = float(np.max(np.abs(qs[i + 1] - qs[i])))
+    if m > 0:
+        for k in range(-int(round(step / refine)), int(round(step / refine)) + 1):
+            ss = s + k * refine / m
+            if 0.0 <= ss <= 1.0:
+                visit(i, ss)
+    return tuple(best[:3]), tuple(best_all), per_obj
 
 
 def stl_check(path):
@@ -780,30 +812,16 @@ def verify(out):
         report(np.all(vel <= vmax) and np.all(dq[:, 5] < PI),
                "%s: joint speeds <= limits (max %.2f rad/s); |joint6 step| < pi (no wrap-around ambiguity)" % (name, vel.max()))
 
-    print("\n== traj_free: dense sampling every 1e-4 rad of the largest-moving joint, with distances")
+    print("\n== traj_free: collision check every 1e-4 rad of the largest-moving joint")
     qs, ts = trajs["traj_free"]
-    r = scan(ck, qs, ts, 1e-4, want_distance=True)
+    r = scan(ck, qs, ts, 1e-4)
     report(r["first"] is None, "free: %d samples, no collision" % r["samples"])
-    d, pair, t = r["min_d_moving"]
-    report(d >= 0.02, "free: minimum distance %.4f m at t=%.3f s (%s)" % (d, t, pair))
-    d0, pair0, _ = r["min_d"]
-    print("  (including the static base_link-table pair: %.4f m, %s)" % (d0, pair0))
-    # clearance per scene object (robot links only)
-    per_obj = {}
-    for k, cp in enumerate(ck.gmodel.collisionPairs):
-        if cp.second >= ck.n_robot_geoms and ck.moving_pair[k]:
-            per_obj.setdefault(ck.owner[cp.second], []).append(k)
-    best = {o: (float("inf"), None) for o in per_obj}
-    for i in range(len(qs) - 1):
-        for s in segment_samples(qs[i], qs[i + 1], 1e-3):
-            pin.computeDistances(ck.model, ck.data, ck.gmodel, ck.gdata, ck.to_pin(qs[i] + s * (qs[i + 1] - qs[i])))
-            for o, ks in per_obj.items():
-                for k in ks:
-                    dd = ck.gdata.distanceResults[k].min_distance
-                    if dd < best[o][0]:
-                        best[o] = (dd, ck.owner[ck.gmodel.collisionPairs[k].first])
-    print("  clearance of the moving links per scene object (1e-3 rad sampling): " +
-          ", ".join("%s %.3f (%s)" % (o.replace("scene/", ""), v[0], v[1]) for o, v in best.items()))
+    (d, pair, t), (d0, pair0, _), per_obj = distance_profile(ck, qs, ts)
+    report(d >= 0.02, "free: minimum distance %.4f m at t=%.3f s (%s) [distances every 1e-3 rad, refined "
+           "every 1e-4 rad around the minimum]" % (d, t, pair))
+    print("  (the static base_link-table pair, not counted above: %.4f m)" % ck.min_distance(HOME)[0])
+    print("  clearance of the moving links per scene object: " +
+          ", ".join("%s %.3f (%s)" % (o.replace("scene/", ""), v[0], v[1]) for o, v in sorted(per_obj.items())))
 
     print("\n== traj_collide: dense sampling every 1e-4 rad + bisection")
     qs, ts = trajs["traj_collide"]
@@ -822,8 +840,13 @@ def verify(out):
     only = sorted({p for ps in r["hits"].values() for p in ps})
     report(list(r["hits"]) == [len(qs) - 2] and all("shelf_board" in p for p in only),
            "all colliding dense samples are on segment %s and involve only: %s" % (list(r["hits"]), only))
-    r01 = scan(ck, qs, ts, 0.01, want_distance=True, stop_at_collision=False)
-    d, pair, t = r01["min_d_moving"]
+    r01 = scan(ck, qs, ts, 0.01, stop_at_collision=False)
+    d, pair, t = (float("inf"), None, None)
+    for k in range(len(qs) - 1):
+        for s_ in segment_samples(qs[k], qs[k + 1], 0.01):
+            dd, pp = ck.min_distance(qs[k] + s_ * (qs[k + 1] - qs[k]), moving_only=True)
+            if dd < d:
+                d, pair, t = dd, pp, ts[k] + s_ * (ts[k + 1] - ts[k])
     report(not r01["hits"], "0.01 rad steps (from each segment start, both ends included): %d samples, all free; "
            "closest %.4f m at t=%.3f s (%s)" % (r01["samples"], d, t, pair))
     if c is not None:

@@ -70,7 +70,7 @@ f 1 3 2\nf 1 4 3\nf 5 6 7\nf 5 7 8\nf 1 2 6\nf 1 6 5\nf 2 3 7\nf 2 7 6\nf 3 4 8\
 
 const TRI_STL: &str = "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n";
 
-const TRI_DAE: &str = r#"<?xml version="1.0"?>
+const TRI_DAE: &str = r##"<?xml version="1.0"?>
 <COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
  <library_geometries><geometry id="g"><mesh>
   <source id="p"><float_array id="pa" count="9">0 0 0 2 0 0 0 2 0</float_array>
@@ -80,7 +80,7 @@ const TRI_DAE: &str = r#"<?xml version="1.0"?>
  </mesh></geometry></library_geometries>
  <library_visual_scenes><visual_scene id="s"><node><instance_geometry url="#g"/></node></visual_scene></library_visual_scenes>
  <scene><instance_visual_scene url="#s"/></scene>
-</COLLADA>"#;
+</COLLADA>"##;
 
 fn mesh_robot(dir: &Path, filename: &str, scale: &str) -> String {
     format!(

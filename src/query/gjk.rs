@@ -92,7 +92,12 @@ fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry
         }
         simplex[len] = w;
         len += 1;
-        let (new_v, new_len, new_bary, inside) = closest_on_simplex(&mut simplex, len);
+        let Some((new_v, new_len, new_bary, inside)) = closest_on_simplex(&mut simplex, len) else {
+            // The new point is (within rounding) in the plane of the triangle: that
+            // triangle already held the closest point.
+            len -= 1;
+            break;
+        };
         if inside {
             return Some(witness(0.0, &simplex[..new_len], &new_bary));
         }
@@ -120,16 +125,17 @@ fn witness(distance: Real, simplex: &[Vertex], bary: &[Real; 4]) -> (Real, Point
 }
 
 /// Closest point of the simplex to the origin; reduces the simplex to the support
-/// set of that point. Returns (point, new length, barycentric weights, origin inside).
-fn closest_on_simplex(s: &mut [Vertex; 4], len: usize) -> (Vector3, usize, [Real; 4], bool) {
+/// set of that point. Returns (point, new length, barycentric weights, origin inside),
+/// or `None` for a tetrahedron too flat to decide on.
+fn closest_on_simplex(s: &mut [Vertex; 4], len: usize) -> Option<(Vector3, usize, [Real; 4], bool)> {
     match len {
         2 => {
             let (v, l, b) = closest_on_segment(s, [0, 1]);
-            (v, l, b, false)
+            Some((v, l, b, false))
         }
         3 => {
             let (v, l, b) = closest_on_triangle(s, [0, 1, 2]);
-            (v, l, b, false)
+            Some((v, l, b, false))
         }
         _ => closest_on_tetrahedron(s),
     }
@@ -208,18 +214,22 @@ fn closest_on_triangle(s: &mut [Vertex; 4], idx: [usize; 3]) -> (Vector3, usize,
     (a + ab * v + ac * w, 3, [1.0 - v - w, v, w, 0.0])
 }
 
-fn closest_on_tetrahedron(s: &mut [Vertex; 4]) -> (Vector3, usize, [Real; 4], bool) {
+fn closest_on_tetrahedron(s: &mut [Vertex; 4]) -> Option<(Vector3, usize, [Real; 4], bool)> {
     let p = [s[0].w, s[1].w, s[2].w, s[3].w];
+    let vol = |a: Vector3, b: Vector3, c: Vector3, d: Vector3| (b - a).dot(&(c - a).cross(&(d - a)));
+    let total = vol(p[0], p[1], p[2], p[3]);
+    let edge = (1..4).map(|i| (p[i] - p[0]).norm()).fold(0.0, Real::max);
+    if !(total.abs() > 1e-10 * edge * edge * edge) {
+        return None;
+    }
     const FACES: [[usize; 4]; 4] = [[0, 1, 2, 3], [0, 1, 3, 2], [0, 2, 3, 1], [1, 2, 3, 0]];
     let mut best: Option<(Vector3, usize, [Real; 4], [Vertex; 4])> = None;
-    let mut outside_any = false;
     for f in FACES {
         let n = (p[f[1]] - p[f[0]]).cross(&(p[f[2]] - p[f[0]]));
         let side_origin = -p[f[0]].dot(&n);
         let side_other = (p[f[3]] - p[f[0]]).dot(&n);
         // Origin strictly on the other side of the face than the fourth vertex.
         if side_origin * side_other < 0.0 {
-            outside_any = true;
             let mut candidate = *s;
             let (v, l, b) = closest_on_triangle(&mut candidate, [f[0], f[1], f[2]]);
             if best.as_ref().is_none_or(|(bv, ..)| v.norm_squared() < bv.norm_squared()) {
@@ -227,25 +237,20 @@ fn closest_on_tetrahedron(s: &mut [Vertex; 4]) -> (Vector3, usize, [Real; 4], bo
             }
         }
     }
-    if !outside_any {
-        // Origin inside: barycentric coordinates from signed volumes.
-        let vol = |a: Vector3, b: Vector3, c: Vector3, d: Vector3| (b - a).dot(&(c - a).cross(&(d - a)));
-        let o = Vector3::zeros();
-        let total = vol(p[0], p[1], p[2], p[3]);
-        if total.abs() > 0.0 {
-            let b = [
-                vol(o, p[1], p[2], p[3]) / total,
-                vol(p[0], o, p[2], p[3]) / total,
-                vol(p[0], p[1], o, p[3]) / total,
-                vol(p[0], p[1], p[2], o) / total,
-            ];
-            return (Vector3::zeros(), 4, b, true);
-        }
-        // Flat tetrahedron: use its best face.
-        let (v, l, b) = closest_on_triangle(s, [0, 1, 2]);
-        return (v, l, b, false);
+    if let Some((v, l, b, candidate)) = best {
+        *s = candidate;
+        return Some((v, l, b, false));
     }
-    let (v, l, b, candidate) = best.expect("some face is outside");
-    *s = candidate;
-    (v, l, b, false)
+    // Origin inside: barycentric coordinates from signed volumes.
+    let o = Vector3::zeros();
+    let b = [
+        vol(o, p[1], p[2], p[3]) / total,
+        vol(p[0], o, p[2], p[3]) / total,
+        vol(p[0], p[1], o, p[3]) / total,
+        vol(p[0], p[1], p[2], o) / total,
+    ];
+    if b.iter().any(|x| !(-1e-9..=1.0 + 1e-9).contains(x)) {
+        return None;
+    }
+    Some((Vector3::zeros(), 4, b, true))
 }

@@ -46,7 +46,11 @@ pub fn triangles_intersect(a: &Triangle, b: &Triangle) -> Option<Point3> {
     let nb = eb1.cross(&eb2);
     let ra = [a[0] - b[0], a[1] - b[0], a[2] - b[0]];
     let mut da = [nb.dot(&ra[0]), nb.dot(&ra[1]), nb.dot(&ra[2])];
-    let tol_b = REL_EPS * 6.0 * inf_norm(&eb1) * inf_norm(&eb2) * max3(inf_norm(&ra[0]), inf_norm(&ra[1]), inf_norm(&ra[2]));
+    let tol_b = REL_EPS
+        * 6.0
+        * inf_norm(&eb1)
+        * inf_norm(&eb2)
+        * max3(inf_norm(&ra[0]), inf_norm(&ra[1]), inf_norm(&ra[2]));
     if same_strict_side(&da, tol_b) {
         return None;
     }
@@ -56,7 +60,11 @@ pub fn triangles_intersect(a: &Triangle, b: &Triangle) -> Option<Point3> {
     let na = ea1.cross(&ea2);
     let rb = [b[0] - a[0], b[1] - a[0], b[2] - a[0]];
     let mut db = [na.dot(&rb[0]), na.dot(&rb[1]), na.dot(&rb[2])];
-    let tol_a = REL_EPS * 6.0 * inf_norm(&ea1) * inf_norm(&ea2) * max3(inf_norm(&rb[0]), inf_norm(&rb[1]), inf_norm(&rb[2]));
+    let tol_a = REL_EPS
+        * 6.0
+        * inf_norm(&ea1)
+        * inf_norm(&ea2)
+        * max3(inf_norm(&rb[0]), inf_norm(&rb[1]), inf_norm(&rb[2]));
     if same_strict_side(&db, tol_a) {
         return None;
     }
@@ -168,7 +176,9 @@ fn transversal(a: &Triangle, b: &Triangle, da: [Real; 3], db: [Real; 3]) -> Opti
     let j = lerp(&a[0], &a[2], da[0] / (da[0] - da[2]));
     let k = lerp(&b[0], &b[1], db[0] / (db[0] - db[1]));
     let l = lerp(&b[0], &b[2], db[0] / (db[0] - db[2]));
-    let d = (a[1] - a[0]).cross(&(a[2] - a[0])).cross(&(b[1] - b[0]).cross(&(b[2] - b[0])));
+    let d = (a[1] - a[0])
+        .cross(&(a[2] - a[0]))
+        .cross(&(b[1] - b[0]).cross(&(b[2] - b[0])));
     let at = |p: &Point3| p.coords.dot(&d);
     let lo = if at(&k) > at(&j) { k } else { j };
     let hi = if at(&l) < at(&i) { l } else { i };
@@ -252,7 +262,11 @@ fn segment_segment(p: &Point3, q: &Point3, r: &Point3, s: &Point3) -> Option<Poi
     // A normal of the common plane, from the best conditioned of three cross products.
     let u = q - p;
     let w = s - r;
-    let candidates = [(u.cross(&w), inf_norm(&u) * inf_norm(&w)), (u.cross(&(r - p)), inf_norm(&u) * inf_norm(&(r - p))), (w.cross(&(p - r)), inf_norm(&w) * inf_norm(&(p - r)))];
+    let candidates = [
+        (u.cross(&w), inf_norm(&u) * inf_norm(&w)),
+        (u.cross(&(r - p)), inf_norm(&u) * inf_norm(&(r - p))),
+        (w.cross(&(p - r)), inf_norm(&w) * inf_norm(&(p - r))),
+    ];
     let mut best: Option<Vector3> = None;
     let mut best_norm = 0.0;
     for (n, scale) in candidates {
@@ -300,7 +314,12 @@ fn segment_segment_2d(p: &[Real; 2], q: &[Real; 2], r: &[Real; 2], s: &[Real; 2]
 
 /// Overlap of collinear segments, compared along the coordinate axis in which their
 /// common direction is largest. Returns the parameter on `[p, q]` of the overlap's middle.
-fn collinear_overlap<const D: usize>(p: &[Real; D], q: &[Real; D], r: &[Real; D], s: &[Real; D]) -> Option<Real> {
+fn collinear_overlap<const D: usize>(
+    p: &[Real; D],
+    q: &[Real; D],
+    r: &[Real; D],
+    s: &[Real; D],
+) -> Option<Real> {
     let mut axis = 0;
     let mut best = -1.0;
     for (x, y) in [(p, q), (r, s), (p, r), (p, s)] {
@@ -318,7 +337,7 @@ fn collinear_overlap<const D: usize>(p: &[Real; D], q: &[Real; D], r: &[Real; D]
     let (p1, q1, r1, s1) = (p[axis], q[axis], r[axis], s[axis]);
     let lo = p1.min(q1).max(r1.min(s1));
     let hi = p1.max(q1).min(r1.max(s1));
-    if !(lo <= hi) {
+    if lo.is_nan() || hi.is_nan() || lo > hi {
         return None;
     }
     if q1 == p1 {
@@ -341,7 +360,10 @@ fn orient3d(p: &Point3, q: &Point3, r: &Point3, s: &Point3) -> Real {
     let v = r - p;
     let w = s - p;
     let det = u.cross(&v).dot(&w);
-    snap(det, REL_EPS * 6.0 * inf_norm(&u) * inf_norm(&v) * inf_norm(&w))
+    snap(
+        det,
+        REL_EPS * 6.0 * inf_norm(&u) * inf_norm(&v) * inf_norm(&w),
+    )
 }
 
 /// `(q - p) × (r - p)` in 2-D, snapped to 0 within tolerance.
@@ -350,7 +372,10 @@ fn orient2d(p: &[Real; 2], q: &[Real; 2], r: &[Real; 2]) -> Real {
     let (ux, uy) = (q[0] - p[0], q[1] - p[1]);
     let (vx, vy) = (r[0] - p[0], r[1] - p[1]);
     let det = ux * vy - uy * vx;
-    snap(det, REL_EPS * 2.0 * ux.abs().max(uy.abs()) * vx.abs().max(vy.abs()))
+    snap(
+        det,
+        REL_EPS * 2.0 * ux.abs().max(uy.abs()) * vx.abs().max(vy.abs()),
+    )
 }
 
 /// The two segment ends spanning a degenerate triangle (its farthest pair of corners).
