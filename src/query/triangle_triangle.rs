@@ -15,10 +15,14 @@
 //!   interval ends on `L` is read from `orient3d(a0, a1, b0, b1)` and
 //!   `orient3d(a0, a2, b0, b2)` once both triangles are put in a canonical vertex order
 //!   (the formulation of Guigue & Devillers 2003), so that touching configurations are
-//!   decided by exact signs. A determinant whose magnitude is below
-//!   [`REL_EPS`] times a bound on its terms (products of coordinate differences) is taken
-//!   as 0: near-touching is reported as touching rather than missed. For inputs whose
-//!   determinants are computed exactly (e.g. small integer coordinates) the answer is exact.
+//!   decided by signs, not by comparing computed intersection points.
+//! - A determinant whose magnitude is at most [`REL_EPS`] times its permanent (the same
+//!   sum of products of coordinate differences with all terms made positive, which bounds
+//!   its rounding error) is taken as 0: only signs that rounding could have flipped are
+//!   snapped, and near-touching is then reported as touching rather than missed. Every
+//!   other sign, in particular every rejection, is the sign of the exact determinant of
+//!   the given coordinates. Inputs whose determinants are computed exactly (e.g. small
+//!   integer coordinates) get exact answers.
 //! - §5 case 1 says coplanar triangles intersect iff a corner of one lies in the other;
 //!   that misses two triangles crossing like a star of David, so the coplanar test also
 //!   checks the nine edge pairs.
@@ -28,9 +32,16 @@
 //!   ever returned.
 use crate::math::{Point3, Real, Triangle, Vector3};
 
-/// Relative tolerance under which a determinant is treated as zero. It multiplies a
-/// bound on the determinant's terms, so it is scale-invariant.
-pub const REL_EPS: Real = 64.0 * Real::EPSILON;
+/// A determinant at most `REL_EPS` times its permanent is treated as zero. The rounding
+/// error of the 3-D and 2-D orientation determinants as evaluated here is below about
+/// `4 * EPSILON` times the permanent, so the snap covers it with margin.
+pub const REL_EPS: Real = 16.0 * Real::EPSILON;
+
+/// A triangle whose normal is at most `DEGENERATE_SIN` times its permanent (about: the
+/// sine of its angle at corner 0) is handled as the segment it nearly is. Below that its
+/// plane is too uncertain for plane-side snapping to mean anything; the width lost is
+/// below `DEGENERATE_SIN` times the triangle's size.
+pub const DEGENERATE_SIN: Real = 1e-9;
 
 /// Returns a point common to the closed triangles `a` and `b`, or `None` if they are
 /// disjoint (Šinjur, seed 003 §5; see the module documentation for the robust details).
@@ -38,68 +49,70 @@ pub const REL_EPS: Real = 64.0 * Real::EPSILON;
 /// Touching at a corner or along an edge counts as intersecting. In the transversal case
 /// the point is the midpoint of the overlap of the two intervals on the planes' common
 /// line; in the coplanar case it is a corner of one triangle inside the other or a
-/// crossing of two edges.
+/// crossing of two edges. If rounding put that point visibly outside a triangle (nearly
+/// parallel planes), the best of a few other candidates is returned instead.
 pub fn triangles_intersect(a: &Triangle, b: &Triangle) -> Option<Point3> {
     // §5 case 2 for the plane of `b`: sides of the corners of `a`.
     let eb1 = b[1] - b[0];
     let eb2 = b[2] - b[0];
     let nb = eb1.cross(&eb2);
-    let ra = [a[0] - b[0], a[1] - b[0], a[2] - b[0]];
-    let mut da = [nb.dot(&ra[0]), nb.dot(&ra[1]), nb.dot(&ra[2])];
-    let tol_b = REL_EPS
-        * 6.0
-        * inf_norm(&eb1)
-        * inf_norm(&eb2)
-        * max3(inf_norm(&ra[0]), inf_norm(&ra[1]), inf_norm(&ra[2]));
-    if same_strict_side(&da, tol_b) {
+    let pb = abs_cross(&eb1, &eb2);
+    let da = plane_sides(&nb, &pb, &b[0], a);
+    if same_strict_side(&da) {
         return None;
     }
     // The same for the plane of `a` and the corners of `b`.
     let ea1 = a[1] - a[0];
     let ea2 = a[2] - a[0];
     let na = ea1.cross(&ea2);
-    let rb = [b[0] - a[0], b[1] - a[0], b[2] - a[0]];
-    let mut db = [na.dot(&rb[0]), na.dot(&rb[1]), na.dot(&rb[2])];
-    let tol_a = REL_EPS
-        * 6.0
-        * inf_norm(&ea1)
-        * inf_norm(&ea2)
-        * max3(inf_norm(&rb[0]), inf_norm(&rb[1]), inf_norm(&rb[2]));
-    if same_strict_side(&db, tol_a) {
+    let pa = abs_cross(&ea1, &ea2);
+    let db = plane_sides(&na, &pa, &a[0], b);
+    if same_strict_side(&db) {
         return None;
     }
     if !all_finite(a) || !all_finite(b) {
         return None;
     }
-    let deg_a = is_degenerate(&na, &ea1, &ea2);
-    let deg_b = is_degenerate(&nb, &eb1, &eb2);
-    let hit = match (deg_a, deg_b) {
+    let deg_a = is_degenerate(&na, &pa);
+    let deg_b = is_degenerate(&nb, &pb);
+    // Each path answers for the snapped signs; `certain` says no sign was snapped.
+    let (hit, certain) = match (deg_a, deg_b) {
         (false, false) => {
-            snap3(&mut da, tol_b);
-            snap3(&mut db, tol_a);
             if da == [0.0; 3] {
-                coplanar_triangles(a, b, &nb)
+                // §5 case 1.
+                (coplanar_triangles(a, b, &nb), false)
             } else if db == [0.0; 3] {
-                coplanar_triangles(a, b, &na)
+                (coplanar_triangles(a, b, &na), false)
+            } else if da.contains(&0.0) || db.contains(&0.0) {
+                // Some corner is on the other plane up to rounding: the common line is
+                // not reliable, but each edge-triangle test uses a single plane.
+                (edges_meet_triangles(a, b, &da, &db, &na, &nb), false)
             } else {
-                transversal(a, b, da, db)
+                // §5 case 3 with all plane sides certain.
+                match transversal(a, b, da, db) {
+                    Some((p, certain)) => (Some(p), certain),
+                    None => (None, true),
+                }
             }
         }
         (true, false) => {
             let (p, q) = spanned_segment(a);
-            segment_triangle_intersection(&p, &q, b)
+            (segment_triangle_intersection(&p, &q, b), false)
         }
         (false, true) => {
             let (p, q) = spanned_segment(b);
-            segment_triangle_intersection(&p, &q, a)
+            (segment_triangle_intersection(&p, &q, a), false)
         }
         (true, true) => {
             let (p, q) = spanned_segment(a);
             let (r, s) = spanned_segment(b);
-            segment_segment(&p, &q, &r, &s)
+            (segment_segment(&p, &q, &r, &s), false)
         }
     };
-    hit.filter(|p| p.iter().all(|c| c.is_finite()))
+    let (badness, p) = refine_point(a, b, hit?);
+    // A contact that rests on snapped signs must also be a contact metrically.
+    let accept = certain || badness <= TOUCH_REL * triangles_size(a, b);
+    Some(p).filter(|p| accept && p.iter().all(|c| c.is_finite()))
 }
 
 /// Returns a point common to the closed segment `[p, q]` (which may be a single point) and
@@ -109,42 +122,163 @@ pub fn triangles_intersect(a: &Triangle, b: &Triangle) -> Option<Point3> {
 /// relative to the plane of `t`, then the three `orient3d(p, q, t_i, t_i+1)` signs for the
 /// line through the triangle, or a 2-D test when the segment lies in the plane.
 pub fn segment_triangle_intersection(p: &Point3, q: &Point3, t: &Triangle) -> Option<Point3> {
+    if !all_finite(&[*p, *q, *q]) || !all_finite(t) {
+        return None;
+    }
     let e1 = t[1] - t[0];
     let e2 = t[2] - t[0];
     let n = e1.cross(&e2);
-    if is_degenerate(&n, &e1, &e2) {
+    let perm = abs_cross(&e1, &e2);
+    let hit = if is_degenerate(&n, &perm) {
         let (r, s) = spanned_segment(t);
-        return segment_segment(p, q, &r, &s).filter(|x| x.iter().all(|c| c.is_finite()));
-    }
-    let rp = p - t[0];
-    let rq = q - t[0];
-    let tol = REL_EPS * 6.0 * inf_norm(&e1) * inf_norm(&e2) * inf_norm(&rp).max(inf_norm(&rq));
-    let dp = snap(n.dot(&rp), tol);
-    let dq = snap(n.dot(&rq), tol);
-    if (dp > 0.0 && dq > 0.0) || (dp < 0.0 && dq < 0.0) {
-        return None;
-    }
-    let hit = if dp == 0.0 && dq == 0.0 {
-        coplanar_segment_triangle(p, q, t, &n)
-    } else if dp.is_nan() || dq.is_nan() {
-        None
+        segment_segment(p, q, &r, &s)
     } else {
-        // The segment crosses the plane once; it meets `t` iff its line does.
-        let o0 = orient3d(p, q, &t[0], &t[1]);
-        let o1 = orient3d(p, q, &t[1], &t[2]);
-        let o2 = orient3d(p, q, &t[2], &t[0]);
-        if (o0 >= 0.0 && o1 >= 0.0 && o2 >= 0.0) || (o0 <= 0.0 && o1 <= 0.0 && o2 <= 0.0) {
-            Some(lerp(p, q, dp / (dp - dq)))
-        } else {
-            None
-        }
+        let [dp, dq, _] = plane_sides(&n, &perm, &t[0], &[*p, *q, *q]);
+        edge_triangle(p, q, dp, dq, t, &n)
     };
     hit.filter(|x| x.iter().all(|c| c.is_finite()))
 }
 
+/// Segment `[p, q]` against the non-degenerate triangle `t` of normal `n`, given the
+/// snapped plane sides `dp`, `dq` of its ends.
+fn edge_triangle(p: &Point3, q: &Point3, dp: Real, dq: Real, t: &Triangle, n: &Vector3) -> Option<Point3> {
+    if (dp > 0.0 && dq > 0.0) || (dp < 0.0 && dq < 0.0) || dp.is_nan() || dq.is_nan() {
+        return None;
+    }
+    if dp == 0.0 && dq == 0.0 {
+        return coplanar_segment_triangle(p, q, t, n);
+    }
+    // The segment crosses the plane once; it meets `t` iff its line does.
+    let o0 = orient3d(p, q, &t[0], &t[1]);
+    let o1 = orient3d(p, q, &t[1], &t[2]);
+    let o2 = orient3d(p, q, &t[2], &t[0]);
+    if (o0 >= 0.0 && o1 >= 0.0 && o2 >= 0.0) || (o0 <= 0.0 && o1 <= 0.0 && o2 <= 0.0) {
+        Some(lerp(p, q, dp / (dp - dq)))
+    } else {
+        None
+    }
+}
+
+/// Two closed triangles intersect iff an edge of one meets the other (the corners of
+/// their common polygon lie on edges). Used when some plane side is zero.
+fn edges_meet_triangles(
+    a: &Triangle,
+    b: &Triangle,
+    da: &[Real; 3],
+    db: &[Real; 3],
+    na: &Vector3,
+    nb: &Vector3,
+) -> Option<Point3> {
+    for k in 0..3 {
+        let k1 = (k + 1) % 3;
+        if let Some(p) = edge_triangle(&a[k], &a[k1], da[k], da[k1], b, nb) {
+            return Some(p);
+        }
+        if let Some(p) = edge_triangle(&b[k], &b[k1], db[k], db[k1], a, na) {
+            return Some(p);
+        }
+    }
+    None
+}
+
+/// A point whose distance to either triangle exceeds this fraction of the triangles' size
+/// is replaced by a better candidate, if one exists.
+const REFINE_REL: Real = 1e-11;
+
+/// A contact found only thanks to snapped signs is kept only if some candidate point is
+/// within this fraction of the triangles' size of both triangles.
+pub const TOUCH_REL: Real = 1e-9;
+
+/// The largest coordinate extent of an edge of either triangle.
+fn triangles_size(a: &Triangle, b: &Triangle) -> Real {
+    (0..3)
+        .map(|k| inf_norm(&(a[(k + 1) % 3] - a[k])).max(inf_norm(&(b[(k + 1) % 3] - b[k]))))
+        .fold(0.0, Real::max)
+}
+
+/// Keeps `p` if it lies in both triangles up to [`REFINE_REL`]; otherwise picks the
+/// candidate closest to lying in both: `p`, the corners, the edge–triangle crossings and
+/// the coplanar-projection points. Returns the larger of its distances to the two
+/// triangles, and the point. Runs only for hits.
+fn refine_point(a: &Triangle, b: &Triangle, p: Point3) -> (Real, Point3) {
+    let badness = |x: &Point3| distance_to_triangle(x, a).max(distance_to_triangle(x, b));
+    let mut best = (badness(&p), p);
+    if best.0 <= REFINE_REL * triangles_size(a, b) {
+        return best;
+    }
+    let mut consider = |x: Option<Point3>| {
+        if let Some(x) = x {
+            let d = badness(&x);
+            if d < best.0 {
+                best = (d, x);
+            }
+        }
+    };
+    for x in a.iter().chain(b.iter()) {
+        consider(Some(*x));
+    }
+    for k in 0..3 {
+        let k1 = (k + 1) % 3;
+        consider(segment_triangle_intersection(&a[k], &a[k1], b));
+        consider(segment_triangle_intersection(&b[k], &b[k1], a));
+    }
+    for t in [a, b] {
+        let n = (t[1] - t[0]).cross(&(t[2] - t[0]));
+        if n != Vector3::zeros() {
+            consider(coplanar_triangles(a, b, &n));
+        }
+    }
+    best
+}
+
+/// Euclidean distance from `x` to the closed triangle `t` (its spanned segment if it is
+/// degenerate); closest point after Ericson, *Real-Time Collision Detection* §5.1.5.
+fn distance_to_triangle(x: &Point3, t: &Triangle) -> Real {
+    let (ab, ac) = (t[1] - t[0], t[2] - t[0]);
+    if is_degenerate(&ab.cross(&ac), &abs_cross(&ab, &ac)) {
+        let (p, q) = spanned_segment(t);
+        return distance_to_segment(x, &p, &q);
+    }
+    let ap = x - t[0];
+    let (d1, d2) = (ab.dot(&ap), ac.dot(&ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return ap.norm();
+    }
+    let bp = x - t[1];
+    let (d3, d4) = (ab.dot(&bp), ac.dot(&bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return bp.norm();
+    }
+    let cp = x - t[2];
+    let (d5, d6) = (ab.dot(&cp), ac.dot(&cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return cp.norm();
+    }
+    let (vc, vb, va) = (d1 * d4 - d3 * d2, d5 * d2 - d1 * d6, d3 * d6 - d5 * d4);
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return distance_to_segment(x, &t[0], &t[1]);
+    }
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return distance_to_segment(x, &t[0], &t[2]);
+    }
+    if va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 {
+        return distance_to_segment(x, &t[1], &t[2]);
+    }
+    let denom = va + vb + vc;
+    let closest = t[0] + ab * (vb / denom) + ac * (vc / denom);
+    (x - closest).norm()
+}
+
+fn distance_to_segment(x: &Point3, p: &Point3, q: &Point3) -> Real {
+    let d = q - p;
+    let l = d.norm_squared();
+    let t = if l > 0.0 { ((x - p).dot(&d) / l).clamp(0.0, 1.0) } else { 0.0 };
+    (x - (p + d * t)).norm()
+}
+
 /// §5 case 3: both triangles cross the other's plane; `da`/`db` are the snapped plane
 /// sides of the corners of `a` (w.r.t. the plane of `b`) and of `b` (w.r.t. `a`).
-fn transversal(a: &Triangle, b: &Triangle, da: [Real; 3], db: [Real; 3]) -> Option<Point3> {
+fn transversal(a: &Triangle, b: &Triangle, da: [Real; 3], db: [Real; 3]) -> Option<(Point3, bool)> {
     // Rotate each triangle so that corner 0 is alone on its side: corners 1 and 2 are on
     // the other side or on the plane (or corner 0 is on the plane and 1, 2 strictly on one
     // side). Rotation keeps the orientation, so the plane sides are unchanged.
@@ -169,7 +303,9 @@ fn transversal(a: &Triangle, b: &Triangle, da: [Real; 3], db: [Real; 3]) -> Opti
     // Along d = n_a × n_b, a meets L in [j, i] (i on a0a1, j on a0a2) and b in [k, l]
     // (k on b0b1, l on b0b2). They overlap iff k <= i and j <= l, and these two order
     // relations have the signs of the two determinants below.
-    if orient3d(&a[0], &a[1], &b[0], &b[1]) > 0.0 || orient3d(&a[0], &a[2], &b[0], &b[2]) < 0.0 {
+    let o1 = orient3d(&a[0], &a[1], &b[0], &b[1]);
+    let o2 = orient3d(&a[0], &a[2], &b[0], &b[2]);
+    if o1 > 0.0 || o2 < 0.0 {
         return None;
     }
     let i = lerp(&a[0], &a[1], da[0] / (da[0] - da[1]));
@@ -182,7 +318,7 @@ fn transversal(a: &Triangle, b: &Triangle, da: [Real; 3], db: [Real; 3]) -> Opti
     let at = |p: &Point3| p.coords.dot(&d);
     let lo = if at(&k) > at(&j) { k } else { j };
     let hi = if at(&l) < at(&i) { l } else { i };
-    Some(nalgebra::center(&lo, &hi))
+    Some((nalgebra::center(&lo, &hi), o1 != 0.0 && o2 != 0.0))
 }
 
 /// The corner that is alone on its side of the other plane, and its side (+1 or -1 after
@@ -262,16 +398,14 @@ fn segment_segment(p: &Point3, q: &Point3, r: &Point3, s: &Point3) -> Option<Poi
     // A normal of the common plane, from the best conditioned of three cross products.
     let u = q - p;
     let w = s - r;
-    let candidates = [
-        (u.cross(&w), inf_norm(&u) * inf_norm(&w)),
-        (u.cross(&(r - p)), inf_norm(&u) * inf_norm(&(r - p))),
-        (w.cross(&(p - r)), inf_norm(&w) * inf_norm(&(p - r))),
-    ];
+    let (rp, pr) = (r - p, p - r);
+    let candidates = [(u, w), (u, rp), (w, pr)];
     let mut best: Option<Vector3> = None;
     let mut best_norm = 0.0;
-    for (n, scale) in candidates {
+    for (x, y) in candidates {
+        let n = x.cross(&y);
         let m = inf_norm(&n);
-        if m > REL_EPS * 2.0 * scale && m > best_norm {
+        if !is_degenerate(&n, &abs_cross(&x, &y)) && m > best_norm {
             best = Some(n);
             best_norm = m;
         }
@@ -360,10 +494,7 @@ fn orient3d(p: &Point3, q: &Point3, r: &Point3, s: &Point3) -> Real {
     let v = r - p;
     let w = s - p;
     let det = u.cross(&v).dot(&w);
-    snap(
-        det,
-        REL_EPS * 6.0 * inf_norm(&u) * inf_norm(&v) * inf_norm(&w),
-    )
+    snap(det, REL_EPS * abs_cross(&u, &v).dot(&w.abs()))
 }
 
 /// `(q - p) × (r - p)` in 2-D, snapped to 0 within tolerance.
@@ -372,10 +503,7 @@ fn orient2d(p: &[Real; 2], q: &[Real; 2], r: &[Real; 2]) -> Real {
     let (ux, uy) = (q[0] - p[0], q[1] - p[1]);
     let (vx, vy) = (r[0] - p[0], r[1] - p[1]);
     let det = ux * vy - uy * vx;
-    snap(
-        det,
-        REL_EPS * 2.0 * ux.abs().max(uy.abs()) * vx.abs().max(vy.abs()),
-    )
+    snap(det, REL_EPS * ((ux * vy).abs() + (uy * vx).abs()))
 }
 
 /// The two segment ends spanning a degenerate triangle (its farthest pair of corners).
@@ -392,10 +520,29 @@ fn spanned_segment(t: &Triangle) -> (Point3, Point3) {
     }
 }
 
-/// Zero area up to rounding: the normal is below the tolerance of its own terms.
+/// Nearly zero area: the normal `n = e1 × e2` is tiny relative to its permanent
+/// `perm = abs_cross(e1, e2)` (see [`DEGENERATE_SIN`]). Exact zero area always counts.
 #[inline]
-fn is_degenerate(n: &Vector3, e1: &Vector3, e2: &Vector3) -> bool {
-    inf_norm(n) <= REL_EPS * 2.0 * inf_norm(e1) * inf_norm(e2)
+fn is_degenerate(n: &Vector3, perm: &Vector3) -> bool {
+    inf_norm(n) <= DEGENERATE_SIN * inf_norm(perm)
+}
+
+/// The permanent of the cross product: `|e1| × |e2|` with the subtractions made additions.
+#[inline]
+fn abs_cross(e1: &Vector3, e2: &Vector3) -> Vector3 {
+    let (x1, y1, z1) = (e1.x.abs(), e1.y.abs(), e1.z.abs());
+    let (x2, y2, z2) = (e2.x.abs(), e2.y.abs(), e2.z.abs());
+    Vector3::new(y1 * z2 + z1 * y2, z1 * x2 + x1 * z2, x1 * y2 + y1 * x2)
+}
+
+/// Snapped sides `n · (p - origin)` of three points relative to the plane through
+/// `origin` with normal `n = e1 × e2`, whose permanent is `perm`.
+#[inline]
+fn plane_sides(n: &Vector3, perm: &Vector3, origin: &Point3, pts: &[Point3; 3]) -> [Real; 3] {
+    pts.map(|p| {
+        let r = p - origin;
+        snap(n.dot(&r), REL_EPS * perm.dot(&r.abs()))
+    })
 }
 
 /// The two coordinate axes kept when projecting along the largest component of `n`.
@@ -413,10 +560,10 @@ fn projection_axes(n: &Vector3) -> (usize, usize) {
 /// All three values beyond `tol` on the same side of 0 (branch-free: this is the hot
 /// rejection of random-looking pairs).
 #[inline]
-fn same_strict_side(d: &[Real; 3], tol: Real) -> bool {
+fn same_strict_side(d: &[Real; 3]) -> bool {
     let lo = d[0].min(d[1]).min(d[2]);
     let hi = d[0].max(d[1]).max(d[2]);
-    (lo > tol) | (hi < -tol)
+    (lo > 0.0) | (hi < 0.0)
 }
 
 #[inline]
@@ -425,20 +572,8 @@ fn snap(v: Real, tol: Real) -> Real {
 }
 
 #[inline]
-fn snap3(d: &mut [Real; 3], tol: Real) {
-    for x in d.iter_mut() {
-        *x = snap(*x, tol);
-    }
-}
-
-#[inline]
 fn inf_norm(v: &Vector3) -> Real {
     v.x.abs().max(v.y.abs()).max(v.z.abs())
-}
-
-#[inline]
-fn max3(a: Real, b: Real, c: Real) -> Real {
-    a.max(b).max(c)
 }
 
 #[inline]
