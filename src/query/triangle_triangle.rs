@@ -232,41 +232,22 @@ fn refine_point(a: &Triangle, b: &Triangle, p: Point3) -> (Real, Point3) {
 }
 
 /// Euclidean distance from `x` to the closed triangle `t` (its spanned segment if it is
-/// degenerate); closest point after Ericson, *Real-Time Collision Detection* §5.1.5.
+/// degenerate): the distance to the plane if `x` projects inside, else to the nearest
+/// edge. Unlike barycentric closest-point formulas this stays accurate for slivers.
 fn distance_to_triangle(x: &Point3, t: &Triangle) -> Real {
-    let (ab, ac) = (t[1] - t[0], t[2] - t[0]);
-    if is_degenerate(&ab.cross(&ac), &abs_cross(&ab, &ac)) {
+    let (e1, e2) = (t[1] - t[0], t[2] - t[0]);
+    let n = e1.cross(&e2);
+    if is_degenerate(&n, &abs_cross(&e1, &e2)) {
         let (p, q) = spanned_segment(t);
         return distance_to_segment(x, &p, &q);
     }
-    let ap = x - t[0];
-    let (d1, d2) = (ab.dot(&ap), ac.dot(&ap));
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return ap.norm();
+    let inside = (0..3).all(|k| (t[(k + 1) % 3] - t[k]).cross(&(x - t[k])).dot(&n) >= 0.0);
+    if inside {
+        return (n.dot(&(x - t[0])) / n.norm()).abs();
     }
-    let bp = x - t[1];
-    let (d3, d4) = (ab.dot(&bp), ac.dot(&bp));
-    if d3 >= 0.0 && d4 <= d3 {
-        return bp.norm();
-    }
-    let cp = x - t[2];
-    let (d5, d6) = (ab.dot(&cp), ac.dot(&cp));
-    if d6 >= 0.0 && d5 <= d6 {
-        return cp.norm();
-    }
-    let (vc, vb, va) = (d1 * d4 - d3 * d2, d5 * d2 - d1 * d6, d3 * d6 - d5 * d4);
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        return distance_to_segment(x, &t[0], &t[1]);
-    }
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        return distance_to_segment(x, &t[0], &t[2]);
-    }
-    if va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 {
-        return distance_to_segment(x, &t[1], &t[2]);
-    }
-    let denom = va + vb + vc;
-    let closest = t[0] + ab * (vb / denom) + ac * (vc / denom);
-    (x - closest).norm()
+    (0..3)
+        .map(|k| distance_to_segment(x, &t[k], &t[(k + 1) % 3]))
+        .fold(Real::INFINITY, Real::min)
 }
 
 fn distance_to_segment(x: &Point3, p: &Point3, q: &Point3) -> Real {

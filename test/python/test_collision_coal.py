@@ -47,6 +47,7 @@ PLACEMENT_RADIUS = 0.9  # obstacle centres within this distance of the base orig
 SHOULDER = np.array([0.0, 0.0, 0.333])
 EPS_AMBIGUOUS = 1e-6
 MIN_SHARE = 0.2  # both colliding and free configurations must be at least this frequent
+SELF_CONFIGS = 100  # per self-collision-only test, half of them self-colliding
 
 OBSTACLE_TYPES = ("box", "sphere", "cylinder", "cone")
 OBSTACLE_TYPE_P = (0.35, 0.25, 0.25, 0.15)
@@ -504,7 +505,7 @@ def test_collide_matches_coal(panda, run_probe, tmp_path):
         assert isinstance(results, list) and len(results) == len(configs), (
             f"scene {s}: expected 'results' with {len(configs)} entries, got {str(out)[:300]}"
         )
-        f, a = compare_scene(panda, ref, configs, results, f"scene {s} ({scene_path.name})")
+        f, a = compare_scene(panda, ref, configs, results, f"scene {s} ({scene_path})")
         failures += f
         accepted += a
         for cfg in configs:
@@ -525,19 +526,34 @@ def test_collide_matches_coal(panda, run_probe, tmp_path):
     assert n_colliding >= MIN_SHARE * n_total and n_total - n_colliding >= MIN_SHARE * n_total, summary
 
 
-def test_collide_self_only_without_srdf(panda, run_probe):
-    """No SRDF and no scene: every pair of links with geometry is checked except links
-    joined directly by a joint (so panda_link7/panda_hand, joined through panda_link8,
-    are checked)."""
-    rng = np.random.default_rng(99)
-    ref = Reference(panda, [], use_srdf=False)
-    configs = []
-    while len(configs) < 60:
+@pytest.mark.parametrize("use_srdf", [True, False], ids=["srdf", "no_srdf"])
+def test_collide_self_collision_only(panda, run_probe, use_srdf):
+    """No scene: self-collision only, with the SRDF's disabled pairs, or without an SRDF
+    (then every pair of links with geometry is checked except links joined directly by a
+    joint; so panda_link7/panda_hand, joined through panda_link8, are checked).
+    Random configurations are kept so that about half of them self-collide."""
+    rng = np.random.default_rng(99 if use_srdf else 98)
+    ref = Reference(panda, [], use_srdf=use_srdf)
+    colliding, free = [], []
+    for _ in range(20000):
+        if len(colliding) >= SELF_CONFIGS // 2 and len(free) >= SELF_CONFIGS // 2:
+            break
         cfg = random_configuration(panda.info, rng)
-        if not ref.is_ambiguous(cfg):
-            configs.append(cfg)
-    out = run_probe("collide", {"urdf": str(panda.urdf), "srdf": None, "scene": None, "configurations": configs})
+        if ref.is_ambiguous(cfg):
+            continue
+        (colliding if ref.collide(cfg) else free).append(cfg)
+    configs = colliding[: SELF_CONFIGS // 2] + free[: SELF_CONFIGS // 2]
+    assert len(configs) == SELF_CONFIGS, (len(colliding), len(free))
+    out = run_probe(
+        "collide",
+        {"urdf": str(panda.urdf), "srdf": str(panda.srdf) if use_srdf else None, "scene": None, "configurations": configs},
+    )
     results = out.get("results") if isinstance(out, dict) else None
     assert isinstance(results, list) and len(results) == len(configs), str(out)[:300]
-    failures, accepted = compare_scene(panda, ref, configs, results, "no SRDF, no scene")
-    assert not failures, f"{len(failures)} disagreements with coal:\n" + "\n".join(failures[:15])
+    label = "self-collision " + ("with SRDF" if use_srdf else "without SRDF")
+    failures, accepted = compare_scene(panda, ref, configs, results, label)
+    pairs_seen = sorted({key_str(k) for cfg in configs for k in ref.collide(cfg)})
+    assert not failures, (
+        f"{len(failures)} disagreements with coal ({len(configs)} configurations, half self-colliding; "
+        f"colliding pairs in the set: {pairs_seen}):\n" + "\n".join(failures[:15])
+    )

@@ -1,0 +1,51 @@
+//! The embedded demo: its verdicts, against times found independently with pinocchio
+//! and coal by dense sampling plus bisection (`scripts/make_demo_assets.py --verify`).
+use ccd_guard::check::sampled::{check_sampled, SampledOptions};
+use ccd_guard::check::Verdict;
+use ccd_guard::collision::StateChecker;
+use ccd_guard::demo::{case_input, CASES};
+
+fn options(resolution: f64) -> SampledOptions {
+    SampledOptions { resolution, ..SampledOptions::default() }
+}
+
+#[test]
+fn every_waypoint_but_the_intended_one_is_free() {
+    for case in &CASES {
+        let input = case_input(case).unwrap();
+        let mut checker = StateChecker::new(&input.world);
+        for (k, q) in input.motion.waypoints.iter().enumerate() {
+            let contacts = checker.contacts(q, false);
+            let intended = case.name == "collide" && k == 2;
+            assert_eq!(!contacts.is_empty(), intended, "{} waypoint {k}: {contacts:?}", case.name);
+        }
+    }
+}
+
+#[test]
+fn sampled_verdicts_at_the_default_resolution() {
+    let [free, collide, thin] = &CASES;
+    assert_eq!(check_sampled(&case_input(free).unwrap(), &options(0.01)).verdict, Verdict::Uncertain);
+    let r = check_sampled(&case_input(collide).unwrap(), &options(0.01));
+    assert_eq!(r.verdict, Verdict::Collision);
+    // coal: first contact at 3.4870 s, gripper finger against the box; a sample can only
+    // find it later, by less than one step.
+    let t = r.time_of_contact.unwrap();
+    assert!((3.4870..3.4870 + 0.01).contains(&t), "{t}");
+    assert_eq!((r.contacts[0].link.as_str(), r.contacts[0].other.as_str()), ("gripper", "box"));
+    assert_eq!(r.segment_index, Some(1));
+    // The thin board lies between two 0.01 rad samples.
+    let r = check_sampled(&case_input(thin).unwrap(), &options(0.01));
+    assert_eq!(r.verdict, Verdict::Uncertain, "{r:?}");
+}
+
+#[test]
+fn dense_sampling_finds_the_thin_board() {
+    let r = check_sampled(&case_input(&CASES[2]).unwrap(), &options(5e-4));
+    assert_eq!(r.verdict, Verdict::Collision);
+    // coal, dense sampling plus bisection: first contact at 3.14051 s, finger vs board.
+    let t = r.time_of_contact.unwrap();
+    assert!((3.14050..3.1425).contains(&t), "{t}");
+    assert_eq!(r.contacts[0].other, "shelf_board");
+    assert!(r.contacts[0].time_of_separation.is_some());
+}
