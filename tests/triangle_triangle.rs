@@ -575,3 +575,113 @@ fn agrees_with_exact_integer_reference() {
     assert!(coplanar > n / 10, "coplanar {coplanar}");
     assert!(degenerate > n / 10, "degenerate {degenerate}");
 }
+
+// ---------------------------------------------------------------------------------------
+// Floating-point coordinates on a fine grid (integers up to 2^24 times 2^-10), so that the
+// exact reference still applies while products are no longer exact in f64. Pairs are
+// built nearly coplanar, nearly touching, or with slivers, by rounding to the grid.
+
+/// A pair of integer triangles near each other; see above.
+fn near_pair(rng: &mut XorShift) -> ([Ip; 3], [Ip; 3]) {
+    let bits = rng.int(3, 24) as u32;
+    let r = (1i64 << bits) - 1;
+    let half = (1i64 << 23) - 1 - r;
+    let c = [
+        rng.int(-half.max(0), half.max(0)),
+        rng.int(-half.max(0), half.max(0)),
+        rng.int(-half.max(0), half.max(0)),
+    ];
+    let pt = |rng: &mut XorShift| -> Ip { [0, 1, 2].map(|k| (c[k] + rng.int(-r, r)) as i128) };
+    let a = [pt(rng), pt(rng), pt(rng)];
+    let mut b = [pt(rng), pt(rng), pt(rng)];
+    let comb = |rng: &mut XorShift, u: f64, v: f64| -> Ip {
+        let _ = rng;
+        [0, 1, 2].map(|k| {
+            (a[0][k] as f64 + u * (a[1][k] - a[0][k]) as f64 + v * (a[2][k] - a[0][k]) as f64)
+                .round() as i128
+        })
+    };
+    match rng.int(0, 7) {
+        // b nearly in the plane of a (rounded to the grid).
+        0 | 1 | 2 => {
+            for q in b.iter_mut() {
+                let (u, v) = (rng.range(-0.5, 1.5), rng.range(-0.5, 1.5));
+                *q = comb(rng, u, v);
+            }
+        }
+        // A corner of b on (rounded) an edge or the face of a.
+        3 => {
+            let u = rng.unit();
+            b[0] = comb(rng, u, 0.0);
+        }
+        4 => {
+            let (u, v) = (rng.unit() * 0.5, rng.unit() * 0.5);
+            b[0] = comb(rng, u, v);
+        }
+        // A sliver b (a rounded point of a segment).
+        5 => {
+            let u = rng.unit();
+            b[2] = [0, 1, 2]
+                .map(|k| (b[0][k] as f64 + u * (b[1][k] - b[0][k]) as f64).round() as i128);
+        }
+        _ => {}
+    }
+    (a, b)
+}
+
+#[test]
+fn float_grid_agrees_with_exact_reference() {
+    let mut rng = XorShift(0x5555_1234_9876_ABCD);
+    let n = if cfg!(debug_assertions) {
+        20_000
+    } else {
+        300_000
+    };
+    let scale = 2f64.powi(-10);
+    let (mut hits, mut extra_hits, mut worst) = (0, 0, 0.0f64);
+    for case in 0..n {
+        let (a, b) = near_pair(&mut rng);
+        let expect = reference(a, b);
+        let fa = a.map(|q| {
+            p(
+                q[0] as f64 * scale,
+                q[1] as f64 * scale,
+                q[2] as f64 * scale,
+            )
+        });
+        let fb = b.map(|q| {
+            p(
+                q[0] as f64 * scale,
+                q[1] as f64 * scale,
+                q[2] as f64 * scale,
+            )
+        });
+        let size = fa
+            .iter()
+            .chain(fb.iter())
+            .flat_map(|x| fa.iter().map(move |y| (x - y).amax()))
+            .fold(0.0, f64::max);
+        for (x, y) in [(&fa, &fb), (&fb, &fa)] {
+            let got = triangles_intersect(x, y);
+            if expect {
+                assert!(got.is_some(), "case {case}: missed {a:?} {b:?}");
+                hits += 1;
+            }
+            if let Some(q) = got {
+                let d = dist_point_triangle(&q, x).max(dist_point_triangle(&q, y)) / size;
+                if !expect {
+                    extra_hits += 1;
+                }
+                worst = worst.max(d);
+                assert!(
+                    d < 1e-6,
+                    "case {case}: {a:?} {b:?} {q:?} {d:e} expect {expect}"
+                );
+            }
+        }
+    }
+    println!(
+        "hits {hits}, near-touching reported {extra_hits}, worst relative point distance {worst:e}"
+    );
+    assert!(hits > n / 4, "hits {hits}");
+}

@@ -41,6 +41,11 @@ impl Aabb {
         (0..3).all(|i| self.mins[i] <= other.maxs[i] && other.mins[i] <= self.maxs[i])
     }
 
+    /// Whether `other` lies wholly inside this box.
+    pub fn contains(&self, other: &Aabb) -> bool {
+        (0..3).all(|i| self.mins[i] <= other.mins[i] && other.maxs[i] <= self.maxs[i])
+    }
+
     pub fn contains_point(&self, p: &Point3) -> bool {
         (0..3).all(|i| self.mins[i] <= p[i] && p[i] <= self.maxs[i])
     }

@@ -1,8 +1,8 @@
 //! Mesh against convex primitive: OBB-tree descent, exact triangle tests at the
 //! leaves, then solid containment either way.
 use super::triangle_convex_intersection;
-use crate::bounding_volume::Obb;
-use crate::math::{Isometry3, Point3};
+use crate::bounding_volume::{Aabb, Obb};
+use crate::math::{Isometry3, Point3, Vector3};
 use crate::partitioning::NodeContent;
 use crate::shape::{Shape, TriMesh};
 
@@ -32,18 +32,33 @@ pub fn mesh_convex_intersection(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &
             }
         }
     }
-    // No surface contact: one shape may still lie entirely inside the other.
-    if !mesh.local_aabb().intersects(&convex_obb.transformed_aabb(&convex_in_mesh)) {
-        return None;
-    }
-    for rep in mesh.component_representatives() {
-        if convex.contains_local_point(&convex_in_mesh.inverse_transform_point(&rep)) {
-            return Some(pose_mesh * rep);
+    // No surface contact: one shape may still lie entirely inside the other, which
+    // needs its box inside the other's box.
+    let convex_box = convex_obb.transformed_aabb(&convex_in_mesh);
+    if convex_box.contains(&mesh.local_aabb()) {
+        for rep in mesh.component_representatives() {
+            if convex.contains_local_point(&convex_in_mesh.inverse_transform_point(&rep)) {
+                return Some(pose_mesh * rep);
+            }
         }
     }
     let convex_center = convex_in_mesh * Point3::origin();
-    if mesh.contains_point(&convex_center) {
+    if mesh.local_aabb().contains(&tight_aabb(convex, &convex_in_mesh)) && mesh.contains_point(&convex_center) {
         return Some(pose_mesh * convex_center);
     }
     None
+}
+
+/// The exact box of a convex shape in the mesh frame, from its support function.
+fn tight_aabb(convex: &Shape, convex_in_mesh: &Isometry3) -> Aabb {
+    let support = convex.as_support_map().expect("a primitive");
+    let mut aabb = Aabb::empty();
+    for axis in 0..3 {
+        let mut dir = Vector3::zeros();
+        dir[axis] = 1.0;
+        let local = convex_in_mesh.rotation.inverse_transform_vector(&dir);
+        aabb.maxs[axis] = (convex_in_mesh * support.support(&local))[axis];
+        aabb.mins[axis] = (convex_in_mesh * support.support(&-local))[axis];
+    }
+    aabb
 }

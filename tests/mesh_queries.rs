@@ -1,0 +1,77 @@
+//! Mesh queries: OBB-tree descent to exact leaf tests, and solid containment of
+//! closed meshes and primitives either way.
+use ccd_guard::math::{Isometry3, Point3, Vector3};
+use ccd_guard::query::intersection::intersection_point;
+use ccd_guard::shape::{Ball, Cuboid, Shape, TriMesh};
+use std::sync::Arc;
+
+/// A closed axis-aligned box mesh `[-h, h]`, two triangles per face, outward.
+fn box_mesh(h: f64) -> TriMesh {
+    let v: Vec<Point3> = (0..8)
+        .map(|k| Point3::new(if k & 1 == 0 { -h } else { h }, if k & 2 == 0 { -h } else { h }, if k & 4 == 0 { -h } else { h }))
+        .collect();
+    let t = vec![
+        [0, 2, 1], [1, 2, 3], [4, 5, 6], [5, 7, 6], [0, 1, 4], [1, 5, 4],
+        [2, 6, 3], [3, 6, 7], [0, 4, 2], [2, 4, 6], [1, 3, 5], [3, 7, 5],
+    ];
+    TriMesh::new(v, t).unwrap()
+}
+
+fn mesh(h: f64) -> Shape {
+    Shape::TriMesh(Arc::new(box_mesh(h)))
+}
+
+fn at(x: f64, y: f64, z: f64) -> Isometry3 {
+    Isometry3::translation(x, y, z)
+}
+
+#[test]
+fn closed_box_mesh_is_closed_and_contains_its_inside() {
+    let m = box_mesh(0.5);
+    assert!(m.is_closed());
+    assert!(m.contains_point(&Point3::new(0.1, -0.2, 0.3)));
+    assert!(!m.contains_point(&Point3::new(0.6, 0.0, 0.0)));
+}
+
+#[test]
+fn primitive_inside_a_closed_mesh_collides() {
+    let ball = Shape::Ball(Ball { radius: 0.1 });
+    assert!(intersection_point(&mesh(0.5), &Isometry3::identity(), &ball, &at(0.2, 0.1, 0.0)).is_some());
+    // Surface contact.
+    assert!(intersection_point(&mesh(0.5), &Isometry3::identity(), &ball, &at(0.55, 0.0, 0.0)).is_some());
+    assert!(intersection_point(&mesh(0.5), &Isometry3::identity(), &ball, &at(0.65, 0.0, 0.0)).is_none());
+    // A ball that just fits a cube turned 45 degrees: its rotated bounding box would
+    // stick out of the mesh's box, the ball does not.
+    let turned = Isometry3::new(Vector3::zeros(), Vector3::new(0.3, 0.7, 0.785));
+    let fits = Shape::Ball(Ball { radius: 0.49 });
+    assert!(intersection_point(&mesh(0.5), &Isometry3::identity(), &fits, &turned).is_some());
+}
+
+#[test]
+fn open_mesh_contains_nothing() {
+    let closed = box_mesh(0.5);
+    let open = TriMesh::new(closed.vertices().to_vec(), closed.triangle_indices()[..10].to_vec()).unwrap();
+    assert!(!open.is_closed());
+    let ball = Shape::Ball(Ball { radius: 0.1 });
+    assert!(intersection_point(&Shape::TriMesh(Arc::new(open)), &Isometry3::identity(), &ball, &Isometry3::identity()).is_none());
+}
+
+#[test]
+fn mesh_inside_a_primitive_collides() {
+    let big = Shape::Cuboid(Cuboid { half_extents: Vector3::new(2.0, 2.0, 2.0) });
+    let p = intersection_point(&mesh(0.5), &at(0.3, 0.0, 0.0), &big, &Isometry3::identity()).expect("contained");
+    assert!(p.coords.amax() <= 2.0);
+    assert!(intersection_point(&mesh(0.5), &at(3.0, 0.0, 0.0), &big, &Isometry3::identity()).is_none());
+}
+
+#[test]
+fn nested_and_crossing_meshes() {
+    let outer = mesh(1.0);
+    let inner = mesh(0.2);
+    let turned = Isometry3::new(Vector3::new(0.1, 0.0, 0.0), Vector3::new(0.4, 0.2, 0.1));
+    assert!(intersection_point(&outer, &Isometry3::identity(), &inner, &turned).is_some());
+    assert!(intersection_point(&inner, &turned, &outer, &Isometry3::identity()).is_some());
+    let p = intersection_point(&inner, &at(1.1, 0.0, 0.0), &outer, &Isometry3::identity()).expect("surfaces cross");
+    assert!((p.x - 1.0).abs() <= 0.1 + 1e-9, "{p}");
+    assert!(intersection_point(&inner, &at(1.3, 0.0, 0.0), &outer, &Isometry3::identity()).is_none());
+}
