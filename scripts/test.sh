@@ -26,6 +26,5 @@ cargo build --release --examples
 section "pytest test/python"
 # No bytecode or pytest cache files in the work tree.
 export PYTHONDONTWRITEBYTECODE=1
+# Last: pytest's summary line closes the output.
 .venv/bin/python -m pytest -q -p no:cacheprovider test/python
-
-section "all tests passed"

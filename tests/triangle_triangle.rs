@@ -263,6 +263,50 @@ fn non_finite_input_is_none() {
     assert_eq!(triangles_intersect(&a, &c), None);
 }
 
+/// Ill-conditioned pairs found by stress testing (exact answers computed with rationals).
+#[test]
+fn ill_conditioned_regressions() {
+    // A sliver (angle about 3e-10) lying near the plane of a large triangle, 2000 units
+    // away from it: exactly disjoint. A loose snap of the sliver's plane once reported it.
+    let a = tri(
+        [92630.28469968773, 445584.19601357257, -29078.04237064062],
+        [91489.53877813398, 440763.83863393974, -29392.18187131142],
+        [99043.03767363373, 446541.59693777113, -38434.908127208466],
+    );
+    let b = tri(
+        [93311.24593330862, 448818.2018627485, -28738.817346251977],
+        [94246.44836658472, 447662.78491579933, -30654.415717581687],
+        [93698.7329016207, 448339.47234496725, -29532.516527305666],
+    );
+    check(&a, &b, false);
+    // A sliver (angle about 1e-6) crossing a triangle: exactly intersecting, and the
+    // returned point must be on both (a barycentric distance formula misjudged it).
+    let a = tri(
+        [43.15187742324155, -7.75588066595103, -2.8334492867092327],
+        [43.132303092360424, -8.422106610437396, -3.0105992514345066],
+        [43.38503873790881, -7.707163752132761, -2.912888478256212],
+    );
+    let b = tri(
+        [43.38204220412841, -7.683092060878066, -2.9050110630971635],
+        [43.46755504581238, -8.46226201098419, -3.155415306241871],
+        [43.39862335090959, -7.8341750176131955, -2.953565053164028],
+    );
+    check(&a, &b, true);
+    // Nearly coplanar: exactly disjoint, but a corner of one is 1.4e-15 from the other,
+    // below what rounding can resolve: reported as touching, with a point that close.
+    let a = tri(
+        [-19.80056762629972, 8.260982961185872, -38.356684371465946],
+        [-20.028588218972942, 7.634724259785929, -38.598040891261704],
+        [-20.08019367935644, 8.076992567255967, -37.905620370456894],
+    );
+    let b = tri(
+        [-20.1583605682118, 7.687409718833284, -38.21208406628903],
+        [-20.28967576351305, 7.804863037985297, -37.73949019227428],
+        [-19.70891700929145, 8.370576974626422, -38.44147617000008],
+    );
+    check(&a, &b, true);
+}
+
 #[test]
 fn segment_triangle_cases() {
     let t = tri([0., 0., 0.], [4., 0., 0.], [0., 4., 0.]);
@@ -569,6 +613,21 @@ fn agrees_with_exact_integer_reference() {
                 );
             }
         }
+        // The segment [a0, a1] (the degenerate triangle [a0, a1, a1]) against b.
+        let expect_seg = reference([a[0], a[1], a[1]], b);
+        let got = segment_triangle_intersection(&fa[0], &fa[1], &fb);
+        assert_eq!(
+            got.is_some(),
+            expect_seg,
+            "case {case}: segment {a:?} {b:?}"
+        );
+        if let Some(q) = got {
+            let (dx, dy) = (
+                dist_point_segment(&q, &fa[0], &fa[1]),
+                dist_point_triangle(&q, &fb),
+            );
+            assert!(dx < 1e-9 && dy < 1e-9, "case {case}: segment point {q:?}");
+        }
     }
     // The generator must actually exercise the special configurations.
     assert!(hits > n / 10 && hits < n * 9 / 10, "hits {hits}");
@@ -594,8 +653,8 @@ fn near_pair(rng: &mut XorShift) -> ([Ip; 3], [Ip; 3]) {
     let pt = |rng: &mut XorShift| -> Ip { [0, 1, 2].map(|k| (c[k] + rng.int(-r, r)) as i128) };
     let a = [pt(rng), pt(rng), pt(rng)];
     let mut b = [pt(rng), pt(rng), pt(rng)];
-    let comb = |rng: &mut XorShift, u: f64, v: f64| -> Ip {
-        let _ = rng;
+    // The point a0 + u (a1 - a0) + v (a2 - a0), rounded to the grid.
+    let comb = |u: f64, v: f64| -> Ip {
         [0, 1, 2].map(|k| {
             (a[0][k] as f64 + u * (a[1][k] - a[0][k]) as f64 + v * (a[2][k] - a[0][k]) as f64)
                 .round() as i128
@@ -603,20 +662,20 @@ fn near_pair(rng: &mut XorShift) -> ([Ip; 3], [Ip; 3]) {
     };
     match rng.int(0, 7) {
         // b nearly in the plane of a (rounded to the grid).
-        0 | 1 | 2 => {
+        0..=2 => {
             for q in b.iter_mut() {
                 let (u, v) = (rng.range(-0.5, 1.5), rng.range(-0.5, 1.5));
-                *q = comb(rng, u, v);
+                *q = comb(u, v);
             }
         }
         // A corner of b on (rounded) an edge or the face of a.
         3 => {
             let u = rng.unit();
-            b[0] = comb(rng, u, 0.0);
+            b[0] = comb(u, 0.0);
         }
         4 => {
             let (u, v) = (rng.unit() * 0.5, rng.unit() * 0.5);
-            b[0] = comb(rng, u, v);
+            b[0] = comb(u, v);
         }
         // A sliver b (a rounded point of a segment).
         5 => {
@@ -678,6 +737,17 @@ fn float_grid_agrees_with_exact_reference() {
                     "case {case}: {a:?} {b:?} {q:?} {d:e} expect {expect}"
                 );
             }
+        }
+        // The segment [a0, a1] against b: never missed either.
+        let expect_seg = reference([a[0], a[1], a[1]], b);
+        let got = segment_triangle_intersection(&fa[0], &fa[1], &fb);
+        assert!(
+            !expect_seg || got.is_some(),
+            "case {case}: segment missed {a:?} {b:?}"
+        );
+        if let Some(q) = got {
+            let d = dist_point_segment(&q, &fa[0], &fa[1]).max(dist_point_triangle(&q, &fb));
+            assert!(d < 1e-6 * size, "case {case}: segment point {q:?} {d:e}");
         }
     }
     println!(

@@ -46,7 +46,9 @@
 //! - Triangles with a non-finite coordinate never intersect (`None`), and no `NaN` point is
 //!   ever returned. Coordinates should stay well below `1e100` in magnitude so that
 //!   products of three coordinate differences do not overflow.
-use crate::math::{Point3, Real, Triangle, Vector3};
+use std::ops::{Add, Index, Mul, Sub};
+
+use crate::math::{Point3, Real, Triangle};
 
 /// A determinant at most `REL_EPS` times its permanent is treated as zero. The rounding
 /// error of the 3-D and 2-D orientation determinants as evaluated here is below about
@@ -58,6 +60,14 @@ pub const REL_EPS: Real = 16.0 * Real::EPSILON;
 /// plane is too uncertain for plane-side snapping to mean anything; the width lost is
 /// below `DEGENERATE_SIN` times the triangle's size.
 pub const DEGENERATE_SIN: Real = 1e-9;
+
+/// A point whose distance to either triangle exceeds this fraction of the triangles' size
+/// is replaced by a better candidate, if one exists.
+const REFINE_REL: Real = 1e-11;
+
+/// A contact found only thanks to snapped signs is kept only if some candidate point is
+/// within this fraction of the triangles' size of both triangles.
+pub const TOUCH_REL: Real = 1e-9;
 
 /// Returns a point common to the closed triangles `a` and `b`, or `None` if they are
 /// disjoint (Šinjur, seed 003 §5; see the module documentation for the robust details).
@@ -71,6 +81,11 @@ pub const DEGENERATE_SIN: Real = 1e-9;
 /// Cost: two plane-side rejections (about 40 flops each) come first; hits also pay for
 /// checking the point against both triangles.
 pub fn triangles_intersect(a: &Triangle, b: &Triangle) -> Option<Point3> {
+    triangles_intersect_v(&V::tri(a), &V::tri(b)).map(V::point)
+}
+
+/// [`triangles_intersect`] on the internal vector type.
+fn triangles_intersect_v(a: &Tri, b: &Tri) -> Option<V> {
     // §5 case 2 for the plane of `b`: sides of the corners of `a`.
     let eb1 = b[1] - b[0];
     let eb2 = b[2] - b[0];
@@ -116,11 +131,11 @@ pub fn triangles_intersect(a: &Triangle, b: &Triangle) -> Option<Point3> {
         }
         (true, false) => {
             let (p, q) = spanned_segment(a);
-            (segment_triangle_intersection(&p, &q, b), false)
+            (segment_triangle(&p, &q, b).map(|(x, _)| x), false)
         }
         (false, true) => {
             let (p, q) = spanned_segment(b);
-            (segment_triangle_intersection(&p, &q, a), false)
+            (segment_triangle(&p, &q, a).map(|(x, _)| x), false)
         }
         (true, true) => {
             let (p, q) = spanned_segment(a);
@@ -131,16 +146,40 @@ pub fn triangles_intersect(a: &Triangle, b: &Triangle) -> Option<Point3> {
     let (badness, p) = refine_point(a, b, hit?);
     // A contact that rests on snapped signs must also be a contact metrically.
     let accept = certain || badness <= TOUCH_REL * triangles_size(a, b);
-    Some(p).filter(|p| accept && p.iter().all(|c| c.is_finite()))
+    Some(p).filter(|p| accept && p.is_finite())
 }
 
 /// Returns a point common to the closed segment `[p, q]` (which may be a single point) and
 /// the closed triangle `t` (which may be degenerate), or `None`.
 ///
-/// Same predicates and tolerances as [`triangles_intersect`]: the segment's end sides
-/// relative to the plane of `t`, then the three `orient3d(p, q, t_i, t_i+1)` signs for the
-/// line through the triangle, or a 2-D test when the segment lies in the plane.
+/// Same predicates, tolerances and guarantees as [`triangles_intersect`]: the segment's
+/// end sides relative to the plane of `t`, then the three `orient3d(p, q, t_i, t_i+1)`
+/// signs for the line through the triangle, or a 2-D test when the segment lies in the
+/// plane; a contact resting on a snapped sign is confirmed metrically ([`TOUCH_REL`]).
 pub fn segment_triangle_intersection(p: &Point3, q: &Point3, t: &Triangle) -> Option<Point3> {
+    let (p, q, t) = (V::of(p), V::of(q), V::tri(t));
+    segment_triangle_confirmed(&p, &q, &t).map(V::point)
+}
+
+/// [`segment_triangle_intersection`] on the internal vector type.
+fn segment_triangle_confirmed(p: &V, q: &V, t: &Tri) -> Option<V> {
+    let (x, certain) = segment_triangle(p, q, t)?;
+    if certain {
+        return Some(x);
+    }
+    let size = inf_norm(&(q - p)).max(triangles_size(t, t));
+    let badness = |x: &V| distance_to_segment(x, p, q).max(distance_to_triangle(x, t));
+    [x, *p, *q]
+        .into_iter()
+        .map(|x| (badness(&x), x))
+        .filter(|(d, _)| *d <= TOUCH_REL * size)
+        .min_by(|u, v| u.0.total_cmp(&v.0))
+        .map(|(_, x)| x)
+}
+
+/// [`segment_triangle_intersection`] without the metric confirmation; the flag says that
+/// no sign was snapped.
+fn segment_triangle(p: &V, q: &V, t: &Tri) -> Option<(V, bool)> {
     if !all_finite(&[*p, *q, *q]) || !all_finite(t) {
         return None;
     }
@@ -150,36 +189,30 @@ pub fn segment_triangle_intersection(p: &Point3, q: &Point3, t: &Triangle) -> Op
     let perm = abs_cross(&e1, &e2);
     let hit = if is_degenerate(&n, &perm) {
         let (r, s) = spanned_segment(t);
-        segment_segment(p, q, &r, &s)
+        segment_segment(p, q, &r, &s).map(|x| (x, false))
     } else {
         let [dp, dq, _] = plane_sides(&n, &perm, &t[0], &[*p, *q, *q]);
         edge_triangle(p, q, dp, dq, t, &n)
     };
-    hit.filter(|x| x.iter().all(|c| c.is_finite()))
+    hit.filter(|(x, _)| x.is_finite())
 }
 
 /// Segment `[p, q]` against the non-degenerate triangle `t` of normal `n`, given the
-/// snapped plane sides `dp`, `dq` of its ends.
-fn edge_triangle(
-    p: &Point3,
-    q: &Point3,
-    dp: Real,
-    dq: Real,
-    t: &Triangle,
-    n: &Vector3,
-) -> Option<Point3> {
+/// snapped plane sides `dp`, `dq` of its ends. The flag says that no sign was snapped.
+fn edge_triangle(p: &V, q: &V, dp: Real, dq: Real, t: &Tri, n: &V) -> Option<(V, bool)> {
     if (dp > 0.0 && dq > 0.0) || (dp < 0.0 && dq < 0.0) || dp.is_nan() || dq.is_nan() {
         return None;
     }
     if dp == 0.0 && dq == 0.0 {
-        return coplanar_segment_triangle(p, q, t, n);
+        return coplanar_segment_triangle(p, q, t, n).map(|x| (x, false));
     }
     // The segment crosses the plane once; it meets `t` iff its line does.
     let o0 = orient3d(p, q, &t[0], &t[1]);
     let o1 = orient3d(p, q, &t[1], &t[2]);
     let o2 = orient3d(p, q, &t[2], &t[0]);
     if (o0 >= 0.0 && o1 >= 0.0 && o2 >= 0.0) || (o0 <= 0.0 && o1 <= 0.0 && o2 <= 0.0) {
-        Some(lerp(p, q, dp / (dp - dq)))
+        let certain = dp != 0.0 && dq != 0.0 && o0 != 0.0 && o1 != 0.0 && o2 != 0.0;
+        Some((lerp(p, q, dp / (dp - dq)), certain))
     } else {
         None
     }
@@ -188,35 +221,27 @@ fn edge_triangle(
 /// Two closed triangles intersect iff an edge of one meets the other (the corners of
 /// their common polygon lie on edges). Used when some plane side is zero.
 fn edges_meet_triangles(
-    a: &Triangle,
-    b: &Triangle,
+    a: &Tri,
+    b: &Tri,
     da: &[Real; 3],
     db: &[Real; 3],
-    na: &Vector3,
-    nb: &Vector3,
-) -> Option<Point3> {
+    na: &V,
+    nb: &V,
+) -> Option<V> {
     for k in 0..3 {
         let k1 = (k + 1) % 3;
-        if let Some(p) = edge_triangle(&a[k], &a[k1], da[k], da[k1], b, nb) {
+        if let Some((p, _)) = edge_triangle(&a[k], &a[k1], da[k], da[k1], b, nb) {
             return Some(p);
         }
-        if let Some(p) = edge_triangle(&b[k], &b[k1], db[k], db[k1], a, na) {
+        if let Some((p, _)) = edge_triangle(&b[k], &b[k1], db[k], db[k1], a, na) {
             return Some(p);
         }
     }
     None
 }
 
-/// A point whose distance to either triangle exceeds this fraction of the triangles' size
-/// is replaced by a better candidate, if one exists.
-const REFINE_REL: Real = 1e-11;
-
-/// A contact found only thanks to snapped signs is kept only if some candidate point is
-/// within this fraction of the triangles' size of both triangles.
-pub const TOUCH_REL: Real = 1e-9;
-
 /// The largest coordinate extent of an edge of either triangle.
-fn triangles_size(a: &Triangle, b: &Triangle) -> Real {
+fn triangles_size(a: &Tri, b: &Tri) -> Real {
     (0..3)
         .map(|k| inf_norm(&(a[(k + 1) % 3] - a[k])).max(inf_norm(&(b[(k + 1) % 3] - b[k]))))
         .fold(0.0, Real::max)
@@ -226,13 +251,13 @@ fn triangles_size(a: &Triangle, b: &Triangle) -> Real {
 /// candidate closest to lying in both: `p`, the corners, the edge–triangle crossings and
 /// the coplanar-projection points. Returns the larger of its distances to the two
 /// triangles, and the point. Runs only for hits.
-fn refine_point(a: &Triangle, b: &Triangle, p: Point3) -> (Real, Point3) {
-    let badness = |x: &Point3| distance_to_triangle(x, a).max(distance_to_triangle(x, b));
+fn refine_point(a: &Tri, b: &Tri, p: V) -> (Real, V) {
+    let badness = |x: &V| distance_to_triangle(x, a).max(distance_to_triangle(x, b));
     let mut best = (badness(&p), p);
     if best.0 <= REFINE_REL * triangles_size(a, b) {
         return best;
     }
-    let mut consider = |x: Option<Point3>| {
+    let mut consider = |x: Option<V>| {
         if let Some(x) = x {
             let d = badness(&x);
             if d < best.0 {
@@ -245,12 +270,12 @@ fn refine_point(a: &Triangle, b: &Triangle, p: Point3) -> (Real, Point3) {
     }
     for k in 0..3 {
         let k1 = (k + 1) % 3;
-        consider(segment_triangle_intersection(&a[k], &a[k1], b));
-        consider(segment_triangle_intersection(&b[k], &b[k1], a));
+        consider(segment_triangle(&a[k], &a[k1], b).map(|(x, _)| x));
+        consider(segment_triangle(&b[k], &b[k1], a).map(|(x, _)| x));
     }
     for t in [a, b] {
         let n = (t[1] - t[0]).cross(&(t[2] - t[0]));
-        if n != Vector3::zeros() {
+        if n != V::ZERO {
             consider(coplanar_triangles(a, b, &n));
         }
     }
@@ -260,7 +285,7 @@ fn refine_point(a: &Triangle, b: &Triangle, p: Point3) -> (Real, Point3) {
 /// Euclidean distance from `x` to the closed triangle `t` (its spanned segment if it is
 /// degenerate): the distance to the plane if `x` projects inside, else to the nearest
 /// edge. Unlike barycentric closest-point formulas this stays accurate for slivers.
-fn distance_to_triangle(x: &Point3, t: &Triangle) -> Real {
+fn distance_to_triangle(x: &V, t: &Tri) -> Real {
     let (e1, e2) = (t[1] - t[0], t[2] - t[0]);
     let n = e1.cross(&e2);
     if is_degenerate(&n, &abs_cross(&e1, &e2)) {
@@ -276,7 +301,7 @@ fn distance_to_triangle(x: &Point3, t: &Triangle) -> Real {
         .fold(Real::INFINITY, Real::min)
 }
 
-fn distance_to_segment(x: &Point3, p: &Point3, q: &Point3) -> Real {
+fn distance_to_segment(x: &V, p: &V, q: &V) -> Real {
     let d = q - p;
     let l = d.norm_squared();
     let t = if l > 0.0 {
@@ -289,7 +314,7 @@ fn distance_to_segment(x: &Point3, p: &Point3, q: &Point3) -> Real {
 
 /// §5 case 3: both triangles cross the other's plane; `da`/`db` are the snapped plane
 /// sides of the corners of `a` (w.r.t. the plane of `b`) and of `b` (w.r.t. `a`).
-fn transversal(a: &Triangle, b: &Triangle, da: [Real; 3], db: [Real; 3]) -> Option<(Point3, bool)> {
+fn transversal(a: &Tri, b: &Tri, da: [Real; 3], db: [Real; 3]) -> Option<(V, bool)> {
     // Rotate each triangle so that corner 0 is alone on its side: corners 1 and 2 are on
     // the other side or on the plane (or corner 0 is on the plane and 1, 2 strictly on one
     // side). Rotation keeps the orientation, so the plane sides are unchanged.
@@ -304,12 +329,12 @@ fn transversal(a: &Triangle, b: &Triangle, da: [Real; 3], db: [Real; 3]) -> Opti
     if sa < 0.0 {
         b.swap(1, 2);
         db.swap(1, 2);
-        da = da.map(|d| -d);
+        da = [-da[0], -da[1], -da[2]];
     }
     if sb < 0.0 {
         a.swap(1, 2);
         da.swap(1, 2);
-        db = db.map(|d| -d);
+        db = [-db[0], -db[1], -db[2]];
     }
     // Along d = n_a × n_b, a meets L in [j, i] (i on a0a1, j on a0a2) and b in [k, l]
     // (k on b0b1, l on b0b2). They overlap iff k <= i and j <= l, and these two order
@@ -326,10 +351,10 @@ fn transversal(a: &Triangle, b: &Triangle, da: [Real; 3], db: [Real; 3]) -> Opti
     let d = (a[1] - a[0])
         .cross(&(a[2] - a[0]))
         .cross(&(b[1] - b[0]).cross(&(b[2] - b[0])));
-    let at = |p: &Point3| p.coords.dot(&d);
+    let at = |p: &V| p.dot(&d);
     let lo = if at(&k) > at(&j) { k } else { j };
     let hi = if at(&l) < at(&i) { l } else { i };
-    Some((nalgebra::center(&lo, &hi), o1 != 0.0 && o2 != 0.0))
+    Some(((lo + hi) * 0.5, o1 != 0.0 && o2 != 0.0))
 }
 
 /// The corner that is alone on its side of the other plane, and its side (+1 or -1 after
@@ -355,10 +380,10 @@ fn apex(d: &[Real; 3]) -> Option<(usize, Real)> {
 
 /// §5 case 1: coplanar triangles, tested in the coordinate plane that drops the largest
 /// component of the normal `n`. Corners inside the other triangle, then edge crossings.
-fn coplanar_triangles(a: &Triangle, b: &Triangle, n: &Vector3) -> Option<Point3> {
+fn coplanar_triangles(a: &Tri, b: &Tri, n: &V) -> Option<V> {
     let (u, v) = projection_axes(n);
-    let pa = a.map(|p| [p[u], p[v]]);
-    let pb = b.map(|p| [p[u], p[v]]);
+    let pa = project(a, u, v);
+    let pb = project(b, u, v);
     for k in 0..3 {
         if point_in_triangle_2d(&pa[k], &pb) {
             return Some(a[k]);
@@ -382,11 +407,11 @@ fn coplanar_triangles(a: &Triangle, b: &Triangle, n: &Vector3) -> Option<Point3>
 }
 
 /// A segment lying in the plane (normal `n`) of the non-degenerate triangle `t`.
-fn coplanar_segment_triangle(p: &Point3, q: &Point3, t: &Triangle, n: &Vector3) -> Option<Point3> {
+fn coplanar_segment_triangle(p: &V, q: &V, t: &Tri, n: &V) -> Option<V> {
     let (u, v) = projection_axes(n);
     let pp = [p[u], p[v]];
     let pq = [q[u], q[v]];
-    let pt = t.map(|x| [x[u], x[v]]);
+    let pt = project(t, u, v);
     if point_in_triangle_2d(&pp, &pt) {
         return Some(*p);
     }
@@ -402,7 +427,7 @@ fn coplanar_segment_triangle(p: &Point3, q: &Point3, t: &Triangle, n: &Vector3) 
 }
 
 /// Closed segments `[p, q]` and `[r, s]` in 3-D (either may be a point).
-fn segment_segment(p: &Point3, q: &Point3, r: &Point3, s: &Point3) -> Option<Point3> {
+fn segment_segment(p: &V, q: &V, r: &V, s: &V) -> Option<V> {
     if orient3d(p, q, r, s) != 0.0 {
         return None;
     }
@@ -411,7 +436,7 @@ fn segment_segment(p: &Point3, q: &Point3, r: &Point3, s: &Point3) -> Option<Poi
     let w = s - r;
     let (rp, pr) = (r - p, p - r);
     let candidates = [(u, w), (u, rp), (w, pr)];
-    let mut best: Option<Vector3> = None;
+    let mut best: Option<V> = None;
     let mut best_norm = 0.0;
     for (x, y) in candidates {
         let n = x.cross(&y);
@@ -428,8 +453,7 @@ fn segment_segment(p: &Point3, q: &Point3, r: &Point3, s: &Point3) -> Option<Poi
             Some(lerp(p, q, t))
         }
         None => {
-            let c = |x: &Point3| [x.x, x.y, x.z];
-            collinear_overlap(&c(p), &c(q), &c(r), &c(s)).map(|t| lerp(p, q, t))
+            collinear_overlap(&p.array(), &q.array(), &r.array(), &s.array()).map(|t| lerp(p, q, t))
         }
     }
 }
@@ -500,7 +524,7 @@ fn point_in_triangle_2d(x: &[Real; 2], t: &[[Real; 2]; 3]) -> bool {
 
 /// `((q - p) × (r - p)) · (s - p)`, snapped to 0 within tolerance.
 #[inline]
-fn orient3d(p: &Point3, q: &Point3, r: &Point3, s: &Point3) -> Real {
+fn orient3d(p: &V, q: &V, r: &V, s: &V) -> Real {
     let u = q - p;
     let v = r - p;
     let w = s - p;
@@ -518,7 +542,7 @@ fn orient2d(p: &[Real; 2], q: &[Real; 2], r: &[Real; 2]) -> Real {
 }
 
 /// The two segment ends spanning a degenerate triangle (its farthest pair of corners).
-fn spanned_segment(t: &Triangle) -> (Point3, Point3) {
+fn spanned_segment(t: &Tri) -> (V, V) {
     let l01 = (t[1] - t[0]).norm_squared();
     let l12 = (t[2] - t[1]).norm_squared();
     let l20 = (t[0] - t[2]).norm_squared();
@@ -534,32 +558,38 @@ fn spanned_segment(t: &Triangle) -> (Point3, Point3) {
 /// Nearly zero area: the normal `n = e1 × e2` is tiny relative to its permanent
 /// `perm = abs_cross(e1, e2)` (see [`DEGENERATE_SIN`]). Exact zero area always counts.
 #[inline]
-fn is_degenerate(n: &Vector3, perm: &Vector3) -> bool {
+fn is_degenerate(n: &V, perm: &V) -> bool {
     inf_norm(n) <= DEGENERATE_SIN * inf_norm(perm)
 }
 
 /// The permanent of the cross product: `|e1| × |e2|` with the subtractions made additions.
 #[inline]
-fn abs_cross(e1: &Vector3, e2: &Vector3) -> Vector3 {
+fn abs_cross(e1: &V, e2: &V) -> V {
     let (x1, y1, z1) = (e1.x.abs(), e1.y.abs(), e1.z.abs());
     let (x2, y2, z2) = (e2.x.abs(), e2.y.abs(), e2.z.abs());
-    Vector3::new(y1 * z2 + z1 * y2, z1 * x2 + x1 * z2, x1 * y2 + y1 * x2)
+    V::new(y1 * z2 + z1 * y2, z1 * x2 + x1 * z2, x1 * y2 + y1 * x2)
 }
 
 /// Snapped sides `n · (p - origin)` of three points relative to the plane through
 /// `origin` with normal `n = e1 × e2`, whose permanent is `perm`.
 #[inline]
-fn plane_sides(n: &Vector3, perm: &Vector3, origin: &Point3, pts: &[Point3; 3]) -> [Real; 3] {
+fn plane_sides(n: &V, perm: &V, origin: &V, pts: &Tri) -> [Real; 3] {
     // Written out: `array::map` with a closure is not reliably inlined here.
-    let side = |p: &Point3| {
+    let side = |p: &V| {
         let r = p - origin;
         snap(n.dot(&r), REL_EPS * perm.dot(&r.abs()))
     };
     [side(&pts[0]), side(&pts[1]), side(&pts[2])]
 }
 
+/// The triangle's corners in the coordinate plane of axes `u`, `v`.
+#[inline]
+fn project(t: &Tri, u: usize, v: usize) -> [[Real; 2]; 3] {
+    [[t[0][u], t[0][v]], [t[1][u], t[1][v]], [t[2][u], t[2][v]]]
+}
+
 /// The two coordinate axes kept when projecting along the largest component of `n`.
-fn projection_axes(n: &Vector3) -> (usize, usize) {
+fn projection_axes(n: &V) -> (usize, usize) {
     let (x, y, z) = (n.x.abs(), n.y.abs(), n.z.abs());
     if x >= y && x >= z {
         (1, 2)
@@ -585,15 +615,120 @@ fn snap(v: Real, tol: Real) -> Real {
 }
 
 #[inline]
-fn inf_norm(v: &Vector3) -> Real {
+fn inf_norm(v: &V) -> Real {
     v.x.abs().max(v.y.abs()).max(v.z.abs())
 }
 
 #[inline]
-fn lerp(p: &Point3, q: &Point3, t: Real) -> Point3 {
+fn lerp(p: &V, q: &V, t: Real) -> V {
     p + (q - p) * t
 }
 
-fn all_finite(t: &Triangle) -> bool {
-    t.iter().all(|p| p.iter().all(|c| c.is_finite()))
+fn all_finite(t: &Tri) -> bool {
+    t[0].is_finite() && t[1].is_finite() && t[2].is_finite()
+}
+
+/// A plain 3-vector for the internals: nalgebra's generic operators cost a lot in
+/// unoptimised builds, and this test runs millions of times in debug tests too.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct V {
+    x: Real,
+    y: Real,
+    z: Real,
+}
+
+type Tri = [V; 3];
+
+impl V {
+    const ZERO: V = V::new(0.0, 0.0, 0.0);
+
+    #[inline]
+    const fn new(x: Real, y: Real, z: Real) -> V {
+        V { x, y, z }
+    }
+    #[inline]
+    fn of(p: &Point3) -> V {
+        V::new(p.x, p.y, p.z)
+    }
+    #[inline]
+    fn tri(t: &Triangle) -> Tri {
+        [V::of(&t[0]), V::of(&t[1]), V::of(&t[2])]
+    }
+    #[inline]
+    fn point(self) -> Point3 {
+        Point3::new(self.x, self.y, self.z)
+    }
+    #[inline]
+    fn array(&self) -> [Real; 3] {
+        [self.x, self.y, self.z]
+    }
+    #[inline]
+    fn cross(&self, o: &V) -> V {
+        V::new(
+            self.y * o.z - self.z * o.y,
+            self.z * o.x - self.x * o.z,
+            self.x * o.y - self.y * o.x,
+        )
+    }
+    #[inline]
+    fn dot(&self, o: &V) -> Real {
+        self.x * o.x + self.y * o.y + self.z * o.z
+    }
+    #[inline]
+    fn abs(&self) -> V {
+        V::new(self.x.abs(), self.y.abs(), self.z.abs())
+    }
+    #[inline]
+    fn norm_squared(&self) -> Real {
+        self.dot(self)
+    }
+    #[inline]
+    fn norm(&self) -> Real {
+        self.norm_squared().sqrt()
+    }
+    #[inline]
+    fn is_finite(&self) -> bool {
+        self.x.is_finite() && self.y.is_finite() && self.z.is_finite()
+    }
+}
+
+/// `V - V`, `V + V` and `V * Real`, for values and references alike.
+macro_rules! vector_ops {
+    ($($lhs:ty, $rhs:ty);*) => {$(
+        impl Sub<$rhs> for $lhs {
+            type Output = V;
+            #[inline]
+            fn sub(self, o: $rhs) -> V {
+                V::new(self.x - o.x, self.y - o.y, self.z - o.z)
+            }
+        }
+        impl Add<$rhs> for $lhs {
+            type Output = V;
+            #[inline]
+            fn add(self, o: $rhs) -> V {
+                V::new(self.x + o.x, self.y + o.y, self.z + o.z)
+            }
+        }
+    )*};
+}
+vector_ops!(V, V; V, &V; &V, V; &V, &V);
+
+impl Mul<Real> for V {
+    type Output = V;
+    #[inline]
+    fn mul(self, s: Real) -> V {
+        V::new(self.x * s, self.y * s, self.z * s)
+    }
+}
+
+impl Index<usize> for V {
+    type Output = Real;
+    #[inline]
+    fn index(&self, k: usize) -> &Real {
+        match k {
+            0 => &self.x,
+            1 => &self.y,
+            _ => &self.z,
+        }
+    }
 }

@@ -39,8 +39,8 @@ from robot_util import UrdfInfo, all_joint_values, parse_urdf, pinocchio_q, rand
 URDF_REL = "panda_description/urdf/panda.urdf"
 SRDF_REL = "panda_description/srdf/panda.srdf"
 
-N_SCENES = 8
-CONFIGS_PER_SCENE = 50  # 400 configurations in total
+N_SCENES = 10
+CONFIGS_PER_SCENE = 60  # 600 configurations in total
 N_OBJECTS = 20
 SIZE_MIN, SIZE_MAX = 0.02, 0.25  # full extent of an obstacle, metres
 PLACEMENT_RADIUS = 0.9  # obstacle centres within this distance of the base origin
