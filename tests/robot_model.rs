@@ -160,3 +160,23 @@ fn srdf_disabled_pairs_and_errors() {
     assert_eq!(err.to_string(), "x.srdf: line 2: <disable_collisions> lacks the attribute 'link2'");
     assert!(srdf::parse_disabled_pairs("<robot", Path::new("x.srdf")).unwrap_err().to_string().starts_with("x.srdf: malformed SRDF"));
 }
+
+#[test]
+fn default_exceptions_join_links_through_geometry_less_links() {
+    let robot = urdf::parse_urdf(ARM, Path::new("arm.urdf"), &ResourceResolver::default()).unwrap();
+    let name = |i: usize| robot.links[i].name.as_str();
+    let mut pairs: Vec<(&str, &str)> = robot
+        .adjacent_link_pairs()
+        .into_iter()
+        .map(|(a, b)| if name(a) < name(b) { (name(a), name(b)) } else { (name(b), name(a)) })
+        .collect();
+    pairs.sort();
+    pairs.dedup();
+    // Direct joints, plus slider-tool and finger/wheel/tool neighbours through the
+    // geometry-less wheel and fingers (MoveIt's setup assistant does the same).
+    assert!(pairs.contains(&("base", "upper")));
+    assert!(pairs.contains(&("slider", "tool")));
+    assert!(pairs.contains(&("finger_a", "finger_b")));
+    assert!(!pairs.contains(&("base", "slider")));
+    assert!(!pairs.contains(&("tool", "upper")));
+}

@@ -36,8 +36,8 @@ pub struct CollisionWorld {
 }
 
 impl CollisionWorld {
-    /// Self-collision rules: the SRDF's disabled pairs when given, else links joined
-    /// directly by a joint (MoveIt's default).
+    /// Self-collision rules: the SRDF's disabled pairs when given, else
+    /// [`Robot::adjacent_link_pairs`] (MoveIt's default).
     pub fn new(robot: Robot, scene: Scene, disabled: Option<&[DisabledPair]>) -> Self {
         let n = robot.links.len();
         let mut checked_links = vec![true; n * n];
@@ -57,7 +57,7 @@ impl CollisionWorld {
                     }
                 }
             }
-            None => robot.adjacent_link_pairs().for_each(|(a, b)| disable(a, b)),
+            None => robot.adjacent_link_pairs().into_iter().for_each(|(a, b)| disable(a, b)),
         }
         let mut elements = Vec::new();
         for (l, link) in robot.links.iter().enumerate() {

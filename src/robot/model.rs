@@ -92,9 +92,35 @@ impl Robot {
         self.variables.iter().map(|&j| 0.0f64.clamp(self.joints[j].lower, self.joints[j].upper)).collect()
     }
 
-    /// Links joined directly by a joint (MoveIt's default self-collision exceptions
-    /// without an SRDF); fixed joints count as well.
-    pub fn adjacent_link_pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.joints.iter().map(|j| (j.parent_link, j.child_link))
+    /// MoveIt's default self-collision exceptions without an SRDF: links joined directly
+    /// by a joint, and, as MoveIt's setup assistant does, links joined through a chain
+    /// of links that have no collision geometry (a geometry-less link is a connector).
+    pub fn adjacent_link_pairs(&self) -> Vec<(usize, usize)> {
+        let n = self.links.len();
+        let mut neighbours: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut pairs = Vec::new();
+        for j in &self.joints {
+            neighbours[j.parent_link].push(j.child_link);
+            neighbours[j.child_link].push(j.parent_link);
+            pairs.push((j.parent_link, j.child_link));
+        }
+        for start in 0..n {
+            // Walk from `start` through geometry-less links only.
+            let mut seen = vec![false; n];
+            seen[start] = true;
+            let mut stack = neighbours[start].clone();
+            while let Some(l) = stack.pop() {
+                if std::mem::replace(&mut seen[l], true) {
+                    continue;
+                }
+                if start < l {
+                    pairs.push((start, l));
+                }
+                if self.links[l].collision.is_empty() {
+                    stack.extend(neighbours[l].iter().copied());
+                }
+            }
+        }
+        pairs
     }
 }

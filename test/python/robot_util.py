@@ -30,6 +30,7 @@ class UrdfInfo:
     path: Path
     links: list[str]
     joints: list[Joint]
+    links_with_geometry: set[str]
 
     @property
     def joint_map(self) -> dict[str, Joint]:
@@ -46,8 +47,25 @@ class UrdfInfo:
 
     @property
     def adjacent_link_pairs(self) -> set[frozenset[str]]:
-        """Pairs of links joined directly by a joint (any type)."""
-        return {frozenset((j.parent, j.child)) for j in self.joints}
+        """MoveIt's default exceptions without an SRDF: links joined directly by a joint,
+        and links joined through a chain of links without collision geometry."""
+        neighbours: dict[str, set[str]] = {name: set() for name in self.links}
+        for j in self.joints:
+            neighbours[j.parent].add(j.child)
+            neighbours[j.child].add(j.parent)
+        pairs = {frozenset((j.parent, j.child)) for j in self.joints}
+        for start in self.links:
+            seen = {start}
+            stack = list(neighbours[start])
+            while stack:
+                link = stack.pop()
+                if link in seen:
+                    continue
+                seen.add(link)
+                pairs.add(frozenset((start, link)))
+                if link not in self.links_with_geometry:
+                    stack.extend(neighbours[link])
+        return pairs
 
 
 def parse_urdf(path: Path) -> UrdfInfo:
@@ -71,7 +89,8 @@ def parse_urdf(path: Path) -> UrdfInfo:
             joint.multiplier = float(m.get("multiplier", "1"))
             joint.offset = float(m.get("offset", "0"))
         joints.append(joint)
-    return UrdfInfo(Path(path), links, joints)
+    with_geometry = {link.get("name") for link in root.findall("link") if link.find("collision") is not None}
+    return UrdfInfo(Path(path), links, joints, with_geometry)
 
 
 def random_configuration(info: UrdfInfo, rng: np.random.Generator) -> dict[str, float]:
