@@ -172,11 +172,10 @@ fn default_exceptions_join_links_through_geometry_less_links() {
         .collect();
     pairs.sort();
     pairs.dedup();
-    // Direct joints, plus slider-tool and finger/wheel/tool neighbours through the
-    // geometry-less wheel and fingers (MoveIt's setup assistant does the same).
+    // Direct joints, plus slider-tool through the geometry-less wheel (MoveIt's setup
+    // assistant does the same).
     assert!(pairs.contains(&("base", "upper")));
     assert!(pairs.contains(&("slider", "tool")));
-    assert!(pairs.contains(&("finger_a", "finger_b")));
     assert!(!pairs.contains(&("base", "slider")));
     assert!(!pairs.contains(&("tool", "upper")));
 }
