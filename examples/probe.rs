@@ -4,12 +4,15 @@
 //! `probe fk`: `{"urdf", "configurations": [{joint: value}]}` -> world pose of every link.
 //! `probe collide`: `{"urdf", "srdf", "scene", "configurations"}` -> all touching pairs.
 //! `probe tri_tri`: `{"pairs": [[triangle, triangle]]}` -> whether each pair intersects.
+//! `probe primitives`: `{"pairs": [[object, object]]}` (scene-file objects) -> whether
+//! each pair of placed primitives intersects.
 use ccd_guard::collision::{Body, CollisionWorld, StateChecker};
 use ccd_guard::math::{Point3, Real};
 use ccd_guard::query::triangle_triangle::triangles_intersect;
 use ccd_guard::robot::resources::ResourceResolver;
 use ccd_guard::robot::{srdf, urdf, Robot};
-use ccd_guard::scene::{load_scene, Scene};
+use ccd_guard::query::intersection::intersection_point;
+use ccd_guard::scene::{load_scene, parse_scene, Scene};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::Read;
@@ -107,6 +110,21 @@ fn tri_tri(request: &Value) -> Value {
     json!({ "results": results })
 }
 
+fn primitives(request: &Value, resolver: &ResourceResolver) -> Value {
+    let pairs = request.get("pairs").and_then(Value::as_array).cloned().unwrap_or_default();
+    let results: Vec<bool> = pairs
+        .iter()
+        .map(|p| {
+            // Each pair is a two-object scene file; the parser checks the objects.
+            let text = json!({ "objects": [p[0], p[1]] }).to_string();
+            let scene = parse_scene(&text, std::path::Path::new("pair.yaml"), resolver).unwrap_or_else(|e| fail(e.to_string()));
+            let (a, b) = (&scene.objects[0], &scene.objects[1]);
+            intersection_point(&a.shape, &a.pose, &b.shape, &b.pose).is_some()
+        })
+        .collect();
+    json!({ "results": results })
+}
+
 fn main() {
     let command = std::env::args().nth(1).unwrap_or_else(|| fail("usage: probe fk|collide|tri_tri < request.json".into()));
     let mut input = String::new();
@@ -117,6 +135,7 @@ fn main() {
         "fk" => fk(&request, &resolver),
         "collide" => collide(&request, &resolver),
         "tri_tri" => tri_tri(&request),
+        "primitives" => primitives(&request, &resolver),
         other => fail(format!("unknown command {other}")),
     };
     println!("{answer}");
