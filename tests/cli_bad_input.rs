@@ -164,3 +164,13 @@ fn bad_options() {
     let (code, _, stderr) = case.run("traj.yaml", &["--method", "bogus"]);
     assert_eq!(code, 2, "{stderr}");
 }
+
+#[test]
+fn a_resolution_that_asks_for_too_many_states() {
+    let case = Case::new();
+    case.write("long.yaml", "joint_names: [j1]\npoints:\n  - {positions: [0.0], time_from_start: 0}\n  - {positions: [1.0e12], time_from_start: 1}\n");
+    let (code, stdout, stderr) = case.run("long.yaml", &[]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("states"), "{stderr}");
+    assert!(stdout.contains("\"invalid\""));
+}

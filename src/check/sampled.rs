@@ -11,6 +11,9 @@ use crate::math::Real;
 use crate::motion::Segment;
 use std::time::Instant;
 
+/// More states than this is a resolution mistake, not a check (about a minute of work).
+pub const MAX_STATES: usize = 10_000_000;
+
 /// Options of a sampled check.
 #[derive(Clone, Copy, Debug)]
 pub struct SampledOptions {
@@ -61,21 +64,27 @@ pub fn check_sampled(input: &CheckInput, options: &SampledOptions) -> Report {
     let mut states = 0usize;
     let mut q = motion.waypoints[0].clone();
 
-    // (time, segment index, local time) of every sample, in order.
-    let mut samples: Vec<(Real, usize, Real)> = Vec::new();
-    if motion.segments.is_empty() {
-        samples.push((motion.start_time(), 0, 0.0));
+    let steps: Vec<usize> = motion.segments.iter().map(|seg| step_count(seg, options.resolution)).collect();
+    let total: usize = steps.iter().fold(1usize, |acc, n| acc.saturating_add(*n));
+    if total > MAX_STATES {
+        let message = format!(
+            "the sampled method would check {total} states at --resolution {} (more than {MAX_STATES}); use a coarser resolution",
+            options.resolution
+        );
+        return Report::invalid("sampled", options.tolerance, message);
     }
-    for (k, seg) in motion.segments.iter().enumerate() {
-        let n = step_count(seg, options.resolution);
-        let start = if k == 0 { 0 } else { 1 };
-        samples.extend((start..=n).map(|i| {
+    // (time, segment index, local time) of every sample, in order.
+    let single = motion.segments.is_empty().then_some((motion.start_time(), 0, 0.0));
+    let along = motion.segments.iter().zip(&steps).enumerate().flat_map(|(k, (seg, &n))| {
+        let first = if k == 0 { 0 } else { 1 };
+        (first..=n).map(move |i| {
             let s = seg.duration * i as Real / n as Real;
             (seg.start_time + s, k, s)
-        }));
-    }
+        })
+    });
+    let samples = single.into_iter().chain(along);
 
-    'samples: for &(t, k, s) in &samples {
+    'samples: for (t, k, s) in samples {
         match motion.segments.get(k) {
             Some(seg) => seg.positions_at(s, &mut q),
             None => q.clone_from(&motion.waypoints[0]),

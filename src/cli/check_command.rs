@@ -86,6 +86,9 @@ pub fn run(args: CheckArgs) -> i32 {
     };
     let options = SampledOptions { resolution: args.resolution, first_only: args.first_only, tolerance: args.tolerance };
     let report = check_sampled(&input, &options);
+    if let Some(error) = &report.error {
+        eprintln!("ccd_guard check: {}: {error}", args.trajectory.display());
+    }
     match args.format {
         Format::Json => println!("{}", report.to_json()),
         Format::Text => print!("{}", report.to_text()),
