@@ -11,6 +11,7 @@ pub mod bounding_volume;
 pub mod check;
 pub mod collision;
 pub mod demo;
+pub mod enclosure;
 pub mod error;
 pub mod math;
 pub mod motion;

@@ -1,7 +1,9 @@
 //! Spatial partitioning: the OBB hierarchy of a mesh, and the broad phases that find
 //! candidate pairs among many bounding boxes.
+mod aabb_tree;
 mod obb_tree;
 
+pub use aabb_tree::AabbTree;
 pub use obb_tree::{NodeContent, ObbNode, ObbTree};
 pub mod broad_phase;
 

@@ -39,7 +39,7 @@ fn support(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3, dir: &Vec
 /// Distance and closest points of two convex shapes placed by `pose_a` and `pose_b`.
 pub fn closest_points(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3) -> ClosestPoints {
     let b_to_a = pose_a.inv_mul(pose_b);
-    let (core_distance, pa, pb) = core_closest_points(a, b, &b_to_a, None).expect("no early exit requested");
+    let (core_distance, pa, pb, _) = core_closest_points(a, b, &b_to_a, None).expect("no early exit requested");
     let margin = a.margin() + b.margin();
     let (point_a, point_b, distance) = if core_distance > margin {
         let n = (pb - pa) / core_distance;
@@ -55,32 +55,49 @@ pub fn closest_points(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap
     ClosestPoints { distance, point_a: pose_a * point_a, point_b: pose_a * point_b }
 }
 
-/// Whether two convex shapes touch or overlap (closed shapes).
+/// Whether two convex shapes may touch or overlap (closed shapes). "No" is decided
+/// only on a proven lower bound of the distance (a separating plane), so it errs
+/// towards "may touch" and can serve culling.
 pub fn intersects(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3) -> bool {
     let b_to_a = pose_a.inv_mul(pose_b);
     let margin = a.margin() + b.margin();
     match core_closest_points(a, b, &b_to_a, Some(margin)) {
         None => false,
-        Some((d, _, _)) => d <= margin,
+        Some((_, _, _, lower_bound)) => lower_bound <= margin,
     }
 }
 
-/// GJK on the cores in A's frame: (distance, point on A, point on B). With
+/// A proven lower bound on the distance between two convex shapes (0 when they may
+/// touch), from the best separating plane GJK found.
+pub fn distance_lower_bound(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3) -> Real {
+    let b_to_a = pose_a.inv_mul(pose_b);
+    let (_, _, _, lower) = core_closest_points(a, b, &b_to_a, None).expect("no early exit requested");
+    (lower - a.margin() - b.margin()).max(0.0)
+}
+
+/// GJK on the cores in A's frame: (distance, point on A, point on B, proven lower
+/// bound on the distance). With
 /// `separation_exit = Some(m)` it returns `None` as soon as a separating plane
 /// proves the cores farther apart than `m`.
-fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3, separation_exit: Option<Real>) -> Option<(Real, Point3, Point3)> {
+fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3, separation_exit: Option<Real>) -> Option<(Real, Point3, Point3, Real)> {
     let mut simplex: [Vertex; 4] = [support(a, b, b_to_a, &Vector3::x()); 4];
     let mut len = 1;
     let mut v = simplex[0].w;
     let mut bary = [1.0, 0.0, 0.0, 0.0];
     let scale = simplex[0].w.norm().max(simplex[0].a.coords.norm()).max(1e-300);
+    let mut lower: Real = 0.0;
     for _ in 0..MAX_ITERATIONS {
         let vv = v.norm_squared();
         if vv <= (1e-15 * scale) * (1e-15 * scale) {
-            return Some(witness(0.0, &simplex[..len], &bary));
+            return Some(witness(0.0, &simplex[..len], &bary, 0.0));
         }
         let w = support(a, b, b_to_a, &-v);
         let vw = v.dot(&w.w);
+        // Every point x of A - B has x·v >= w·v: a separating plane. Rounded down by a
+        // relative 1e-12 of the magnitudes involved.
+        let norm = vv.sqrt();
+        let bound = vw / norm - 1e-12 * (w.w.norm() + norm + w.a.coords.norm() + w.b.coords.norm());
+        lower = lower.max(bound);
         if let Some(m) = separation_exit {
             // The plane through w orthogonal to v separates the cores by vw / |v|.
             if vw > 0.0 && vw * vw > m * m * vv && vw > m * vv.sqrt() {
@@ -99,7 +116,7 @@ fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry
             break;
         };
         if inside {
-            return Some(witness(0.0, &simplex[..new_len], &new_bary));
+            return Some(witness(0.0, &simplex[..new_len], &new_bary, 0.0));
         }
         if new_v.norm_squared() >= vv {
             // No progress (rounding): keep the previous, better answer.
@@ -111,17 +128,17 @@ fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry
         bary = new_bary;
     }
     let d = v.norm();
-    Some(witness(d, &simplex[..len], &bary))
+    Some(witness(d, &simplex[..len], &bary, lower.min(d)))
 }
 
-fn witness(distance: Real, simplex: &[Vertex], bary: &[Real; 4]) -> (Real, Point3, Point3) {
+fn witness(distance: Real, simplex: &[Vertex], bary: &[Real; 4], lower: Real) -> (Real, Point3, Point3, Real) {
     let mut pa = Vector3::zeros();
     let mut pb = Vector3::zeros();
     for (s, l) in simplex.iter().zip(bary) {
         pa += s.a.coords * *l;
         pb += s.b.coords * *l;
     }
-    (distance, Point3::from(pa), Point3::from(pb))
+    (distance, Point3::from(pa), Point3::from(pb), lower)
 }
 
 /// Closest point of the simplex to the origin; reduces the simplex to the support

@@ -1,0 +1,81 @@
+//! Stage 2, swept-volume culling with line-swept spheres (seed 002 §4.2), on the CPU and
+//! conservative: instead of tessellating the swept LSS (whose error could hide a
+//! contact), each LSS endpoint's positions over the interval are enclosed in a box, and
+//! the swept LSS lies in the convex hull of the two boxes grown by the radius. A pair
+//! is dropped only when GJK proves that hull farther than the radii from the other side.
+use crate::bounding_volume::{Aabb, Lss, Obb};
+use crate::collision::{Body, CollisionWorld, Element};
+use crate::enclosure::LinkJet;
+use crate::math::{Isometry3, Point3, Real, Vector3};
+use crate::query::gjk;
+use crate::shape::{Cuboid, Shape, SupportMap};
+
+/// Convex hull of two boxes, grown by a margin: a bound on a swept LSS.
+struct SweptLss {
+    boxes: [Aabb; 2],
+    margin: Real,
+}
+
+impl SupportMap for SweptLss {
+    fn core_support(&self, d: &Vector3) -> Point3 {
+        let corner = |b: &Aabb| Point3::new(
+            if d.x >= 0.0 { b.maxs.x } else { b.mins.x },
+            if d.y >= 0.0 { b.maxs.y } else { b.mins.y },
+            if d.z >= 0.0 { b.maxs.z } else { b.mins.z },
+        );
+        let (p, q) = (corner(&self.boxes[0]), corner(&self.boxes[1]));
+        if p.coords.dot(d) >= q.coords.dot(d) { p } else { q }
+    }
+
+    fn margin(&self) -> Real {
+        self.margin
+    }
+}
+
+/// The LSS of every element, in the element's frame.
+pub fn element_lss(world: &CollisionWorld) -> Vec<Lss> {
+    world.elements.iter().map(|e| Lss::around_obb(&e.local_obb)).collect()
+}
+
+/// Slack on every separation proof: GJK's rounding is far below it.
+fn slack(scale: Real) -> Real {
+    1e-9 * (1.0 + scale)
+}
+
+fn swept_lss(element: &Element, lss: &Lss, jet: &LinkJet) -> SweptLss {
+    let pose = jet.pose.mul_isometry(&element.origin);
+    let boxes = [pose.transform_point(&lss.a).to_aabb(), pose.transform_point(&lss.b).to_aabb()];
+    let scale = boxes[0].maxs.coords.amax().max(boxes[0].mins.coords.abs().amax());
+    SweptLss { boxes, margin: lss.radius + slack(scale) }
+}
+
+/// The root box of a mesh as a placed cuboid.
+fn obb_as_cuboid(obb: &Obb, pose: &Isometry3) -> (Cuboid, Isometry3) {
+    let rotation = nalgebra::UnitQuaternion::from_rotation_matrix(&nalgebra::Rotation3::from_matrix_unchecked(obb.axes));
+    let local = Isometry3::from_parts(obb.center.coords.into(), rotation);
+    (Cuboid { half_extents: obb.half_extents.add_scalar(1e-12 * (1.0 + obb.half_extents.amax())) }, pose * local)
+}
+
+/// Whether the pair may touch over the interval the jets enclose.
+pub fn may_touch(world: &CollisionWorld, lss: &[Lss], jets: &[LinkJet], a: usize, b: usize) -> bool {
+    let ea = &world.elements[a];
+    let Body::Link(la) = ea.body else { return true };
+    let swept_a = swept_lss(ea, &lss[a], &jets[la]);
+    let eb = &world.elements[b];
+    match eb.body {
+        Body::Link(lb) => {
+            let swept_b = swept_lss(eb, &lss[b], &jets[lb]);
+            gjk::intersects(&swept_a, &Isometry3::identity(), &swept_b, &Isometry3::identity())
+        }
+        Body::Obstacle(_) => match &eb.shape {
+            Shape::TriMesh(m) => {
+                let (cuboid, pose) = obb_as_cuboid(&m.obb_tree().root_obb(), &eb.origin);
+                gjk::intersects(&swept_a, &Isometry3::identity(), &cuboid, &pose)
+            }
+            convex => match convex.as_support_map() {
+                Some(support) => gjk::intersects(&swept_a, &Isometry3::identity(), support, &eb.origin),
+                None => true,
+            },
+        },
+    }
+}

@@ -1,0 +1,318 @@
+//! Interval vectors, matrices and poses: sets of rigid transforms enclosed entry by
+//! entry, with the outward-rounded arithmetic of [`Interval`] (interval arithmetic
+//! (Moore), as used by Redon et al., seed 002 §3.3 and §4.1).
+//!
+//! An [`IntervalPose`] stands for every rigid transform whose rotation matrix and
+//! translation lie, entry by entry, in its intervals. Every operation returns a set that
+//! holds the exact result for every member of its operands.
+use super::Interval;
+use super::interval::{add_down, add_up};
+use crate::bounding_volume::{Aabb, Obb};
+use crate::math::{Isometry3, Matrix3, Point3, Real, Vector3};
+use std::ops::{Add, Index, Sub};
+
+/// Extra absolute width per rotation entry and radian of `rotation_about`, so that the
+/// enclosure also holds nalgebra's `UnitQuaternion::from_scaled_axis(axis * θ)` (whose
+/// rotation matrix differs from the exact one by a few ε plus about 2.5 ε |θ|, from the
+/// rounding of `axis * θ`, its norm, the quaternion and its conversion to a matrix).
+const ROTATION_SLACK: Real = 16.0 * Real::EPSILON;
+
+/// A vector of intervals: a box of vectors or points.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IntervalVector3(pub [Interval; 3]);
+
+/// A 3×3 matrix of intervals, row-major: `self.0[row][column]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IntervalMatrix3(pub [[Interval; 3]; 3]);
+
+/// A set of rigid transforms `x ↦ R x + t` with `R` in `rotation` and `t` in
+/// `translation` (each entry independently).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IntervalPose {
+    pub rotation: IntervalMatrix3,
+    pub translation: IntervalVector3,
+}
+
+/// `Σ_j a_j · b_j` with outward rounding (interval dot product).
+#[inline]
+fn dot(a: [Interval; 3], b: [Interval; 3]) -> Interval {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// `Σ_j a_j · b_j` for an exact f64 vector `b`, with outward rounding.
+#[inline]
+fn dot_f64(a: [Interval; 3], b: [Real; 3]) -> Interval {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// `x` widened by `margin >= 0` on both sides, rounded outwards.
+#[inline]
+fn widen(x: Interval, margin: Real) -> Interval {
+    Interval { lo: add_down(x.lo, -margin), hi: add_up(x.hi, margin) }
+}
+
+impl IntervalVector3 {
+    /// The exact vector `v` (point intervals).
+    pub fn from_vector(v: &Vector3) -> Self {
+        Self([Interval::point(v.x), Interval::point(v.y), Interval::point(v.z)])
+    }
+
+    /// The exact point `p` (point intervals).
+    pub fn from_point(p: &Point3) -> Self {
+        Self::from_vector(&p.coords)
+    }
+
+    /// The zero vector.
+    pub fn zeros() -> Self {
+        Self([Interval::point(0.0); 3])
+    }
+
+    /// The box `[lo, hi]` of the three intervals (exact).
+    pub fn to_aabb(&self) -> Aabb {
+        Aabb::new(
+            Point3::new(self.0[0].lo, self.0[1].lo, self.0[2].lo),
+            Point3::new(self.0[0].hi, self.0[1].hi, self.0[2].hi),
+        )
+    }
+
+    /// A vector inside the box, near its centre.
+    pub fn mid(&self) -> Vector3 {
+        Vector3::new(self.0[0].mid(), self.0[1].mid(), self.0[2].mid())
+    }
+
+    /// Whether `v` lies in the box.
+    pub fn contains(&self, v: &Vector3) -> bool {
+        (0..3).all(|i| self.0[i].contains(v[i]))
+    }
+
+    /// The smallest box holding both boxes.
+    pub fn union(&self, o: &IntervalVector3) -> Self {
+        Self(std::array::from_fn(|i| self.0[i].union(o.0[i])))
+    }
+
+    /// Whether every bound is finite.
+    pub fn is_finite(&self) -> bool {
+        self.0.iter().all(|x| x.is_finite())
+    }
+}
+
+impl Index<usize> for IntervalVector3 {
+    type Output = Interval;
+    fn index(&self, i: usize) -> &Interval {
+        &self.0[i]
+    }
+}
+
+impl Add for IntervalVector3 {
+    type Output = IntervalVector3;
+    /// Componentwise sum, rounded outwards.
+    fn add(self, o: IntervalVector3) -> IntervalVector3 {
+        IntervalVector3(std::array::from_fn(|i| self.0[i] + o.0[i]))
+    }
+}
+
+impl Sub for IntervalVector3 {
+    type Output = IntervalVector3;
+    /// Componentwise difference, rounded outwards.
+    fn sub(self, o: IntervalVector3) -> IntervalVector3 {
+        IntervalVector3(std::array::from_fn(|i| self.0[i] - o.0[i]))
+    }
+}
+
+impl IntervalMatrix3 {
+    /// The exact matrix `m` (point intervals).
+    pub fn from_matrix(m: &Matrix3) -> Self {
+        Self(std::array::from_fn(|i| std::array::from_fn(|j| Interval::point(m[(i, j)]))))
+    }
+
+    /// The identity matrix.
+    pub fn identity() -> Self {
+        Self::from_matrix(&Matrix3::identity())
+    }
+
+    /// Row `i`.
+    #[inline]
+    fn row(&self, i: usize) -> [Interval; 3] {
+        self.0[i]
+    }
+
+    /// Column `j`.
+    #[inline]
+    fn column(&self, j: usize) -> [Interval; 3] {
+        [self.0[0][j], self.0[1][j], self.0[2][j]]
+    }
+
+    /// `{A B}` for every `A` in `self`, `B` in `o`, rounded outwards.
+    pub fn mul(&self, o: &IntervalMatrix3) -> Self {
+        Self(std::array::from_fn(|i| std::array::from_fn(|j| dot(self.row(i), o.column(j)))))
+    }
+
+    /// `{A M}` for an exact matrix `M`, rounded outwards (cheaper than [`Self::mul`]).
+    pub fn mul_matrix(&self, m: &Matrix3) -> Self {
+        Self(std::array::from_fn(|i| {
+            std::array::from_fn(|j| dot_f64(self.row(i), [m[(0, j)], m[(1, j)], m[(2, j)]]))
+        }))
+    }
+
+    /// `{A v}` for every `A` in `self`, `v` in `v`, rounded outwards.
+    pub fn mul_vector(&self, v: &IntervalVector3) -> IntervalVector3 {
+        IntervalVector3(std::array::from_fn(|i| dot(self.row(i), v.0)))
+    }
+
+    /// `{A v}` for an exact vector `v`, rounded outwards.
+    pub fn mul_f64_vector(&self, v: &Vector3) -> IntervalVector3 {
+        IntervalVector3(std::array::from_fn(|i| dot_f64(self.row(i), [v.x, v.y, v.z])))
+    }
+
+    /// Whether `m` lies in the set, entry by entry.
+    pub fn contains(&self, m: &Matrix3) -> bool {
+        (0..3).all(|i| (0..3).all(|j| self.0[i][j].contains(m[(i, j)])))
+    }
+
+    /// A matrix inside the set, near its centre.
+    pub fn mid(&self) -> Matrix3 {
+        Matrix3::from_fn(|i, j| self.0[i][j].mid())
+    }
+
+    /// The entrywise hull of both sets.
+    pub fn union(&self, o: &IntervalMatrix3) -> Self {
+        Self(std::array::from_fn(|i| std::array::from_fn(|j| self.0[i][j].union(o.0[i][j]))))
+    }
+
+    /// Whether every bound is finite.
+    pub fn is_finite(&self) -> bool {
+        self.0.iter().flatten().all(|x| x.is_finite())
+    }
+}
+
+impl IntervalPose {
+    /// The single pose `iso`: point intervals of its f64 rotation matrix (nalgebra's
+    /// `to_rotation_matrix` of the quaternion) and translation, taken as exact.
+    pub fn from_isometry(iso: &Isometry3) -> Self {
+        Self {
+            rotation: IntervalMatrix3::from_matrix(iso.rotation.to_rotation_matrix().matrix()),
+            translation: IntervalVector3::from_vector(&iso.translation.vector),
+        }
+    }
+
+    /// The identity transform.
+    pub fn identity() -> Self {
+        Self { rotation: IntervalMatrix3::identity(), translation: IntervalVector3::zeros() }
+    }
+
+    /// Composition `self ∘ o` (apply `o` first): `R = R1 R2`, `t = R1 t2 + t1`, for every
+    /// member of both sets, rounded outwards.
+    pub fn mul(&self, o: &IntervalPose) -> IntervalPose {
+        IntervalPose {
+            rotation: self.rotation.mul(&o.rotation),
+            translation: self.rotation.mul_vector(&o.translation) + self.translation,
+        }
+    }
+
+    /// Composition `self ∘ iso` with an exact pose (its f64 matrix, as in
+    /// [`Self::from_isometry`]); cheaper than [`Self::mul`].
+    pub fn mul_isometry(&self, iso: &Isometry3) -> IntervalPose {
+        IntervalPose {
+            rotation: self.rotation.mul_matrix(iso.rotation.to_rotation_matrix().matrix()),
+            translation: self.rotation.mul_f64_vector(&iso.translation.vector) + self.translation,
+        }
+    }
+
+    /// `{R p + t}` over the set: where the point `p` can be.
+    pub fn transform_point(&self, p: &Point3) -> IntervalVector3 {
+        self.rotation.mul_f64_vector(&p.coords) + self.translation
+    }
+
+    /// `{R v}` over the set: where the vector `v` can point.
+    pub fn transform_vector(&self, v: &Vector3) -> IntervalVector3 {
+        self.rotation.mul_f64_vector(v)
+    }
+
+    /// Every rotation about the direction of `axis` (f64, exact; normalised here in
+    /// interval arithmetic) by an angle in `angle`:
+    /// `R = cos θ (I - u uᵀ) + sin θ [u]ₓ + u uᵀ` (seed 002 §3.3, eq. 3-4) with interval
+    /// cos/sin, each entry widened by `16 ε (1 + |θ|max)` so that nalgebra's
+    /// `UnitQuaternion::from_scaled_axis(axis * θ)` is held too, and cut to that much
+    /// beyond `[-1, 1]`. Zero translation. A zero or non-finite axis gives a non-finite set.
+    pub fn rotation_about(axis: &Vector3, angle: Interval) -> IntervalPose {
+        let a = [Interval::point(axis.x), Interval::point(axis.y), Interval::point(axis.z)];
+        let norm = (a[0].sqr() + a[1].sqr() + a[2].sqr()).sqrt();
+        let u = a.map(|x| x / norm);
+        let c = angle.cos();
+        let s = angle.sin();
+        let one_minus_c = 1.0 - c;
+        let margin = ROTATION_SLACK * (1.0 + angle.mag());
+        let bound = add_up(1.0, margin);
+        let limit = Interval { lo: -bound, hi: bound };
+        // [u]ₓ, the cross-product matrix.
+        let cross = [
+            [Interval::point(0.0), -u[2], u[1]],
+            [u[2], Interval::point(0.0), -u[0]],
+            [-u[1], u[0], Interval::point(0.0)],
+        ];
+        let rotation = IntervalMatrix3(std::array::from_fn(|i| {
+            std::array::from_fn(|j| {
+                let entry = if i == j {
+                    // u_i² + cos θ (1 - u_i²): cos θ appears once, so no dependency loss.
+                    let uu = u[i].sqr();
+                    uu + c * (1.0 - uu)
+                } else {
+                    one_minus_c * (u[i] * u[j]) + s * cross[i][j]
+                };
+                let entry = widen(entry, margin);
+                if entry.is_finite() { entry.intersect(limit).unwrap_or(entry) } else { entry }
+            })
+        }));
+        IntervalPose { rotation, translation: IntervalVector3::zeros() }
+    }
+
+    /// Every translation by `axis * d` (f64 axis, exact) with `d` in `distance`;
+    /// identity rotation.
+    pub fn translation_along(axis: &Vector3, distance: Interval) -> IntervalPose {
+        IntervalPose {
+            rotation: IntervalMatrix3::identity(),
+            translation: IntervalVector3([distance * axis.x, distance * axis.y, distance * axis.z]),
+        }
+    }
+
+    /// The set widened by `rotation_margin` on every rotation entry and by
+    /// `translation_margin` on every translation component (both >= 0).
+    pub fn widened(&self, rotation_margin: Real, translation_margin: Real) -> IntervalPose {
+        IntervalPose {
+            rotation: IntervalMatrix3(self.rotation.0.map(|row| row.map(|x| widen(x, rotation_margin)))),
+            translation: IntervalVector3(self.translation.0.map(|x| widen(x, translation_margin))),
+        }
+    }
+
+    /// The smallest interval pose holding both sets.
+    pub fn union(&self, o: &IntervalPose) -> IntervalPose {
+        IntervalPose { rotation: self.rotation.union(&o.rotation), translation: self.translation.union(&o.translation) }
+    }
+
+    /// An axis-aligned box holding the box `obb` (given in the local frame) under every
+    /// transform of the set: centre `R c + t` as intervals, plus on world axis `k` the
+    /// reach `Σ_j mag((R A)_kj) |h_j|`, all rounded outwards.
+    pub fn obb_aabb(&self, obb: &Obb) -> Aabb {
+        let centre = self.transform_point(&obb.center);
+        let ra = self.rotation.mul_matrix(&obb.axes);
+        let h = obb.half_extents;
+        let mut mins = Point3::origin();
+        let mut maxs = Point3::origin();
+        for k in 0..3 {
+            let reach = (0..3).fold(Interval::point(0.0), |acc, j| acc + Interval::point(ra.0[k][j].mag()) * h[j].abs());
+            mins[k] = add_down(centre.0[k].lo, -reach.hi);
+            maxs[k] = add_up(centre.0[k].hi, reach.hi);
+        }
+        Aabb::new(mins, maxs)
+    }
+
+    /// Whether `iso` (its f64 rotation matrix and translation) lies in the set.
+    pub fn contains(&self, iso: &Isometry3) -> bool {
+        self.rotation.contains(iso.rotation.to_rotation_matrix().matrix()) && self.translation.contains(&iso.translation.vector)
+    }
+
+    /// Whether every bound is finite.
+    pub fn is_finite(&self) -> bool {
+        self.rotation.is_finite() && self.translation.is_finite()
+    }
+}
