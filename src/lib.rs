@@ -8,6 +8,7 @@
 //! [`collision`] world puts robot and scene together for one configuration, and
 //! [`check`] runs a method over a whole trajectory and writes the report.
 pub mod bounding_volume;
+pub mod ccd;
 pub mod check;
 pub mod collision;
 pub mod demo;

@@ -3,8 +3,10 @@
 //! - [`inputs`]: files into a [`CollisionWorld`](crate::collision::CollisionWorld) and a
 //!   [`JointMotion`](crate::motion::JointMotion).
 //! - [`sampled`]: discrete checks along the motion (what MoveIt does; proves nothing).
+//! - [`pipeline_method`]: the articulated CCD pipeline of seed 002 ([`crate::ccd`]).
 //! - [`report`]: the contract's JSON report and its text form.
 pub mod inputs;
+pub mod pipeline_method;
 pub mod report;
 pub mod sampled;
 

@@ -1,5 +1,7 @@
 //! `ccd_guard check`.
 use ccd_guard::check::report::Report;
+use ccd_guard::ccd::PipelineOptions;
+use ccd_guard::check::pipeline_method::check_pipeline;
 use ccd_guard::check::sampled::{check_sampled, SampledOptions};
 use ccd_guard::check::{CheckInput, InputFiles, Method};
 use ccd_guard::robot::resources::ResourceResolver;
@@ -40,6 +42,9 @@ pub struct CheckArgs {
     /// Stop at the first contact.
     #[arg(long)]
     first_only: bool,
+    /// Add how many pairs each pipeline stage kept and dropped, and its time.
+    #[arg(long)]
+    stats: bool,
     #[arg(long, value_enum, default_value_t = Format::Json)]
     format: Format,
     /// Root directory of a package for package:// URIs, as NAME=DIR (repeatable).
@@ -69,8 +74,8 @@ pub fn run(args: CheckArgs) -> i32 {
     if !(args.resolution.is_finite() && args.resolution > 0.0) {
         return fail(&args, format!("--resolution {} must be a positive number", args.resolution));
     }
-    if args.method != Method::Sampled {
-        return fail(&args, format!("--method {} is not available in this build yet; use --method sampled", args.method.name()));
+    if args.method == Method::Certified {
+        return fail(&args, "--method certified is not available in this build yet; use --method pipeline or sampled".into());
     }
     let files = InputFiles {
         urdf: args.urdf.clone(),
@@ -84,14 +89,34 @@ pub fn run(args: CheckArgs) -> i32 {
         Ok(input) => input,
         Err(e) => return fail(&args, e.to_string()),
     };
-    let options = SampledOptions { resolution: args.resolution, first_only: args.first_only, tolerance: args.tolerance };
-    let report = check_sampled(&input, &options);
+    let (report, stats) = match args.method {
+        Method::Sampled => {
+            let options = SampledOptions { resolution: args.resolution, first_only: args.first_only, tolerance: args.tolerance };
+            (check_sampled(&input, &options), None)
+        }
+        _ => {
+            let options = PipelineOptions { first_only: args.first_only, ..PipelineOptions::default() };
+            let (report, stats) = check_pipeline(&input, &options, args.tolerance);
+            (report, Some(stats))
+        }
+    };
+    let stats = stats.filter(|_| args.stats);
     if let Some(error) = &report.error {
         eprintln!("ccd_guard check: {}: {error}", args.trajectory.display());
     }
-    match args.format {
-        Format::Json => println!("{}", report.to_json()),
-        Format::Text => print!("{}", report.to_text()),
+    match (args.format, &stats) {
+        (Format::Json, None) => println!("{}", report.to_json()),
+        (Format::Json, Some(stats)) => {
+            let mut value = serde_json::to_value(&report).expect("reports serialize");
+            value["stats"] = serde_json::to_value(stats).expect("statistics serialize");
+            println!("{}", serde_json::to_string_pretty(&value).expect("json"));
+        }
+        (Format::Text, stats) => {
+            print!("{}", report.to_text());
+            if let Some(stats) = stats {
+                print!("{}", stats.to_text());
+            }
+        }
     }
     report.verdict.exit_code()
 }

@@ -50,16 +50,28 @@ pub(crate) fn add_up(a: f64, b: f64) -> f64 {
     if err.is_finite() && err <= 0.0 { s } else { s.next_up() }
 }
 
-/// Lower bound of the exact product `a * b` (a zero factor gives an exact zero).
+/// Lower bound of the exact product `a * b` (exact for a factor 0 or ±1).
 #[inline]
 fn mul_down(a: f64, b: f64) -> f64 {
-    if a == 0.0 || b == 0.0 { 0.0 } else { (a * b).next_down() }
+    if a == 0.0 || b == 0.0 {
+        0.0
+    } else if a.abs() == 1.0 || b.abs() == 1.0 {
+        a * b
+    } else {
+        (a * b).next_down()
+    }
 }
 
-/// Upper bound of the exact product `a * b` (a zero factor gives an exact zero).
+/// Upper bound of the exact product `a * b` (exact for a factor 0 or ±1).
 #[inline]
 fn mul_up(a: f64, b: f64) -> f64 {
-    if a == 0.0 || b == 0.0 { 0.0 } else { (a * b).next_up() }
+    if a == 0.0 || b == 0.0 {
+        0.0
+    } else if a.abs() == 1.0 || b.abs() == 1.0 {
+        a * b
+    } else {
+        (a * b).next_up()
+    }
 }
 
 /// Lower bound of the exact quotient `a / b`, `b != 0` (a zero dividend is exact).
@@ -236,7 +248,7 @@ impl Interval {
         const FULL: Interval = Interval { lo: -1.0, hi: 1.0 };
         // Beyond 2^40 the integer scan below is still exact, but such angles mean nothing.
         const LIMIT: f64 = 1_099_511_627_776.0;
-        if !self.is_finite() || self.mag() > LIMIT || !(self.hi - self.lo < TAU) {
+        if !self.is_finite() || self.mag() > LIMIT || self.hi - self.lo >= TAU {
             return FULL;
         }
         // t = x · 2/π, computed with relative error below 2u (u = 2^-53) from the rounding

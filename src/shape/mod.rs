@@ -10,7 +10,7 @@ mod trimesh;
 
 pub use primitives::{Ball, Capsule, Cone, Cuboid, Cylinder};
 pub use support_map::{SupportMap, TriangleShape};
-pub use trimesh::TriMesh;
+pub use trimesh::{MeshHull, TriMesh};
 
 use crate::bounding_volume::{Aabb, Obb};
 use crate::math::{Point3, Real};
@@ -51,6 +51,19 @@ impl Shape {
         match self {
             Shape::TriMesh(mesh) => mesh.obb_tree().root_obb(),
             _ => Obb::from_aabb(&self.local_aabb()),
+        }
+    }
+
+    /// A convex support map that holds the whole shape: the shape itself, or a mesh's
+    /// convex hull.
+    pub fn convex_bound(&self) -> Box<dyn SupportMap + '_> {
+        match self {
+            Shape::TriMesh(m) => Box::new(m.hull()),
+            Shape::Cuboid(s) => Box::new(*s),
+            Shape::Ball(s) => Box::new(*s),
+            Shape::Cylinder(s) => Box::new(*s),
+            Shape::Cone(s) => Box::new(*s),
+            Shape::Capsule(s) => Box::new(*s),
         }
     }
 

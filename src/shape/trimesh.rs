@@ -2,6 +2,7 @@
 use crate::bounding_volume::Aabb;
 use crate::math::{Point3, Real, Triangle, Vector3};
 use crate::partitioning::ObbTree;
+use crate::shape::SupportMap;
 use std::collections::HashMap;
 
 #[derive(Clone, Debug)]
@@ -14,6 +15,8 @@ pub struct TriMesh {
     component_representatives: Vec<u32>,
     /// Every edge is shared by exactly two triangles: the mesh bounds a solid.
     closed: bool,
+    /// The distinct vertex positions: their convex hull is the mesh's.
+    distinct_vertices: Vec<Point3>,
 }
 
 impl TriMesh {
@@ -32,7 +35,10 @@ impl TriMesh {
         let aabb = Aabb::from_points(triangles.iter().flatten().map(|&i| &vertices[i as usize]));
         let obb_tree = ObbTree::build(&vertices, &triangles);
         let (component_representatives, closed) = topology(&vertices, &triangles);
-        Ok(Self { vertices, triangles, aabb, obb_tree, component_representatives, closed })
+        let mut distinct_vertices: Vec<Point3> = triangles.iter().flatten().map(|&i| vertices[i as usize]).collect();
+        distinct_vertices.sort_by(|a, b| a.coords.as_slice().partial_cmp(b.coords.as_slice()).expect("finite"));
+        distinct_vertices.dedup();
+        Ok(Self { vertices, triangles, aabb, obb_tree, component_representatives, closed, distinct_vertices })
     }
 
     pub fn vertices(&self) -> &[Point3] {
@@ -54,6 +60,11 @@ impl TriMesh {
 
     pub fn obb_tree(&self) -> &ObbTree {
         &self.obb_tree
+    }
+
+    /// The mesh's convex hull as a support map (every point of the mesh lies in it).
+    pub fn hull(&self) -> MeshHull<'_> {
+        MeshHull(&self.distinct_vertices)
     }
 
     pub fn is_closed(&self) -> bool {
@@ -119,6 +130,24 @@ impl TriMesh {
             }
         }
         Some(count)
+    }
+}
+
+/// The convex hull of a mesh's vertices, through its support function.
+pub struct MeshHull<'a>(&'a [Point3]);
+
+impl SupportMap for MeshHull<'_> {
+    fn core_support(&self, d: &Vector3) -> Point3 {
+        let mut best = self.0[0];
+        let mut best_dot = best.coords.dot(d);
+        for p in &self.0[1..] {
+            let dot = p.coords.dot(d);
+            if dot > best_dot {
+                best = *p;
+                best_dot = dot;
+            }
+        }
+        best
     }
 }
 

@@ -1,0 +1,22 @@
+//! The articulated continuous collision pipeline of Redon, Kim, Lin and Manocha
+//! (seed 002): exact first time of contact along the executed motion.
+//!
+//! Per segment of the trajectory: link enclosures by interval arithmetic
+//! ([`crate::enclosure`]); stage 1, a dynamic BVH of swept boxes
+//! ([`stage1_dynamic_bvh`]); stage 2, swept line-swept spheres ([`stage2_swept_lss`]);
+//! stage 3, the simultaneous solver ([`solver`]) with continuous OBB tests
+//! ([`continuous_obb`]), elementary triangle equations ([`elementary`]) and conservative
+//! advancement for curved primitives ([`conservative_advancement`]).
+//! [`pipeline`] runs the segments and assembles contact events over the trajectory.
+pub mod conservative_advancement;
+pub mod continuous_obb;
+pub mod elementary;
+pub mod enclosure_cache;
+pub mod pipeline;
+pub mod solver;
+pub mod stage1_dynamic_bvh;
+pub mod stage2_swept_lss;
+pub mod statistics;
+
+pub use pipeline::{run_pipeline, PipelineOptions, PipelineResult};
+pub use statistics::Statistics;

@@ -1,0 +1,220 @@
+//! The pipeline over a whole trajectory: every segment through the three stages, and
+//! the contact events (entry and exit per pair) that the report lists.
+use super::enclosure_cache::EnclosureCache;
+use super::solver::{PairGroup, Solver};
+use super::stage1_dynamic_bvh::DynamicBvh;
+use super::stage2_swept_lss::{element_lss, may_touch};
+use super::statistics::Statistics;
+use crate::check::sampled::step_count;
+use crate::collision::{Body, CollisionWorld, StateChecker};
+use crate::enclosure::{link_jets, LinkJet};
+use crate::math::{Isometry3, Point3, Real, Vector3};
+use crate::motion::JointMotion;
+use crate::query::intersection::intersection_point;
+use std::collections::HashMap;
+use std::time::Instant;
+
+#[derive(Clone, Copy, Debug)]
+pub struct PipelineOptions {
+    /// Stop at the first contact.
+    pub first_only: bool,
+    /// Width in seconds of the time intervals at which the solver stops subdividing and
+    /// bisects (the time of contact is then exact to far below this).
+    pub time_tolerance: Real,
+    /// Joint step (rad) of the march that finds where a contact event ends.
+    pub exit_resolution: Real,
+}
+
+impl Default for PipelineOptions {
+    fn default() -> Self {
+        Self { first_only: false, time_tolerance: 1e-7, exit_resolution: 0.002 }
+    }
+}
+
+/// One contact event.
+#[derive(Clone, Debug)]
+pub struct CcdContact {
+    pub link: usize,
+    pub other: Body,
+    pub time_of_contact: Real,
+    pub time_of_separation: Option<Real>,
+    pub segment: usize,
+    pub point: Point3,
+    pub normal: Option<Vector3>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct PipelineResult {
+    /// Sorted by time of contact.
+    pub contacts: Vec<CcdContact>,
+    pub stats: Statistics,
+}
+
+/// The body pair of an element pair: (link, other), the lower link first for two links.
+fn body_pair(world: &CollisionWorld, a: usize, b: usize) -> (usize, Body) {
+    match (world.elements[a].body, world.elements[b].body) {
+        (Body::Link(x), Body::Link(y)) => (x.min(y), Body::Link(x.max(y))),
+        (Body::Link(x), other) | (other, Body::Link(x)) => (x, other),
+        _ => unreachable!("obstacle pairs are not checked"),
+    }
+}
+
+/// Runs the pipeline over the motion.
+pub fn run_pipeline(world: &CollisionWorld, motion: &JointMotion, options: &PipelineOptions) -> PipelineResult {
+    let mut result = PipelineResult::default();
+    let mut bvh = DynamicBvh::new(world);
+    let lss = element_lss(world);
+    // Pairs in contact until a time (infinite: until the end).
+    let mut blocked_until: HashMap<(usize, Body), Real> = HashMap::new();
+    let mut checker = StateChecker::new(world);
+    for c in checker.contacts(&motion.waypoints[0], options.first_only) {
+        let exit = time_of_separation(world, motion, c.link, c.other, motion.start_time(), options.exit_resolution);
+        blocked_until.insert((c.link, c.other), exit.unwrap_or(Real::INFINITY));
+        result.contacts.push(CcdContact {
+            link: c.link,
+            other: c.other,
+            time_of_contact: motion.start_time(),
+            time_of_separation: exit,
+            segment: 0,
+            point: c.point,
+            normal: None,
+        });
+    }
+    let mut jets: Vec<LinkJet> = Vec::new();
+    let mut candidates = Vec::new();
+    let pairs_per_segment = bvh.pair_count(world);
+    for (k, seg) in motion.segments.iter().enumerate() {
+        if options.first_only && !result.contacts.is_empty() {
+            break;
+        }
+        result.stats.segments += 1;
+        result.stats.pairs_considered += pairs_per_segment;
+        let started = Instant::now();
+        link_jets(&world.robot, seg, 0.0, seg.duration, &mut jets);
+        bvh.candidates(world, &jets, &mut candidates);
+        result.stats.stage1_kept += candidates.len();
+        Statistics::add_time(&mut result.stats.stage1_seconds, started.elapsed());
+
+        let started = Instant::now();
+        candidates.retain(|&(a, b)| may_touch(world, &lss, &jets, a, b));
+        result.stats.stage2_kept += candidates.len();
+        Statistics::add_time(&mut result.stats.stage2_seconds, started.elapsed());
+
+        let started = Instant::now();
+        let mut groups: Vec<PairGroup> = Vec::new();
+        for &(a, b) in &candidates {
+            let (link, other) = body_pair(world, a, b);
+            match groups.iter_mut().find(|g| g.link == link && g.other == other) {
+                Some(g) => g.elements.push((a, b)),
+                None => groups.push(PairGroup { link, other, elements: vec![(a, b)] }),
+            }
+        }
+        // Each group is solved from the local time its pair is free again.
+        let seg_end = seg.start_time + seg.duration;
+        let mut pending: Vec<(Real, PairGroup)> = groups
+            .into_iter()
+            .filter_map(|g| {
+                let from = blocked_until.get(&(g.link, g.other)).copied().unwrap_or(Real::NEG_INFINITY);
+                (from < seg_end).then(|| ((from - seg.start_time).max(0.0), g))
+            })
+            .collect();
+        let mut found_pairs = 0;
+        while !pending.is_empty() {
+            let from = pending.iter().map(|p| p.0).fold(Real::INFINITY, Real::min);
+            let (batch, rest): (Vec<_>, Vec<_>) = pending.into_iter().partition(|p| p.0 == from);
+            pending = rest;
+            let batch: Vec<PairGroup> = batch.into_iter().map(|p| p.1).collect();
+            let mut cache = EnclosureCache::new(&world.robot, seg, from, seg.duration);
+            let (found, stats) = Solver::new(world, &mut cache, &batch, options.first_only, options.time_tolerance).solve();
+            merge_solver_stats(&mut result.stats, &stats);
+            found_pairs += found.len();
+            for f in found {
+                let group = &batch[f.group];
+                let t = seg.start_time + f.s_contact;
+                let exit = if options.first_only {
+                    None
+                } else {
+                    time_of_separation(world, motion, group.link, group.other, t, options.exit_resolution)
+                };
+                result.contacts.push(CcdContact {
+                    link: group.link,
+                    other: group.other,
+                    time_of_contact: t,
+                    time_of_separation: exit,
+                    segment: k,
+                    point: f.point,
+                    normal: f.normal,
+                });
+                let until = exit.unwrap_or(Real::INFINITY);
+                blocked_until.insert((group.link, group.other), until);
+                if until < seg_end && !options.first_only {
+                    pending.push((until - seg.start_time, group.clone()));
+                }
+                if options.first_only {
+                    break;
+                }
+            }
+            if options.first_only && !result.contacts.is_empty() {
+                break;
+            }
+        }
+        result.stats.stage3_contacts += found_pairs;
+        result.stats.stage3_free += candidates.len().saturating_sub(found_pairs);
+        Statistics::add_time(&mut result.stats.stage3_seconds, started.elapsed());
+    }
+    result.contacts.sort_by(|a, b| a.time_of_contact.total_cmp(&b.time_of_contact));
+    if options.first_only {
+        result.contacts.truncate(1);
+    }
+    result
+}
+
+fn merge_solver_stats(into: &mut Statistics, s: &Statistics) {
+    into.time_cells += s.time_cells;
+    into.obb_tests += s.obb_tests;
+    into.equations_evaluated += s.equations_evaluated;
+    into.newton_culls += s.newton_culls;
+    into.advancement_tests += s.advancement_tests;
+    into.enclosures_computed += s.enclosures_computed;
+}
+
+/// Whether the two bodies touch with the links placed by `poses`.
+pub fn bodies_touch(world: &CollisionWorld, link: usize, other: Body, poses: &[Isometry3]) -> bool {
+    let on = |body: Body| world.elements.iter().filter(move |e| e.body == body);
+    on(Body::Link(link)).any(|ea| {
+        on(other).any(|eb| intersection_point(&ea.shape, &world.element_pose(ea, poses), &eb.shape, &world.element_pose(eb, poses)).is_some())
+    })
+}
+
+/// The end of a contact event that is under way at `t_contact`: marching forward in
+/// joint steps of `resolution`, then bisecting. `None` if it lasts to the end.
+fn time_of_separation(world: &CollisionWorld, motion: &JointMotion, link: usize, other: Body, t_contact: Real, resolution: Real) -> Option<Real> {
+    let touch_at = |t: Real| bodies_touch(world, link, other, &world.robot.link_poses(&motion.positions_at(t)));
+    let mut previous = t_contact;
+    for seg in &motion.segments {
+        let end = seg.start_time + seg.duration;
+        if end <= t_contact {
+            continue;
+        }
+        let n = step_count(seg, resolution);
+        for i in 1..=n {
+            let t = seg.start_time + seg.duration * i as Real / n as Real;
+            if t <= t_contact {
+                continue;
+            }
+            if !touch_at(t) {
+                let (mut lo, mut hi) = (previous, t);
+                for _ in 0..60 {
+                    let mid = 0.5 * (lo + hi);
+                    if mid <= lo || mid >= hi {
+                        break;
+                    }
+                    if touch_at(mid) { lo = mid } else { hi = mid }
+                }
+                return Some(hi);
+            }
+            previous = t;
+        }
+    }
+    None
+}

@@ -1,0 +1,466 @@
+//! Stage 3, exact contact (seed 002 §5): the simultaneous solver. All element pairs that
+//! survived culling are solved together on the same dyadic time intervals, so the link
+//! enclosures are computed once per interval (§5.2.2). On each interval every pair's
+//! work is refined: continuous OBB tests down the OBB trees (§5.1), the vertex-face and
+//! edge-edge equations of triangle pairs with the interval Newton step (§5.2.3-5.2.4),
+//! conservative advancement for curved primitives. Intervals are visited earliest first;
+//! at the time tolerance, the first time of contact is found by bisection between a free
+//! and a touching instant with the exact discrete test.
+use super::conservative_advancement::{motion_bound, separated_over};
+use super::continuous_obb::{may_overlap, relative_pose};
+use super::elementary::{active_equations, CornerBounds, EquationOutcome, NewtonBounds, ALL_EQUATIONS};
+use super::enclosure_cache::{EnclosureCache, TimeCell};
+use super::statistics::Statistics;
+use crate::bounding_volume::Obb;
+use crate::collision::{Body, CollisionWorld, Element};
+use crate::enclosure::{IntervalPose, IntervalVector3, LinkJet};
+use crate::math::{Isometry3, Point3, Real, Triangle, Vector3};
+use crate::partitioning::NodeContent;
+use crate::query::gjk;
+use crate::query::intersection::intersection_point;
+use crate::shape::{Cuboid, Shape, SupportMap, TriangleShape};
+
+/// Element pairs of one body pair (a link and an obstacle, or two links).
+#[derive(Clone, Debug)]
+pub struct PairGroup {
+    pub link: usize,
+    pub other: Body,
+    /// `(link element, other element)` indices into `world.elements`.
+    pub elements: Vec<(usize, usize)>,
+}
+
+/// A first contact of a group within the solved range.
+#[derive(Clone, Debug)]
+pub struct FoundContact {
+    pub group: usize,
+    /// Local segment time of contact, and a free time just before it.
+    pub s_contact: Real,
+    pub s_free: Real,
+    pub point: Point3,
+    /// From the other body towards the link, where it could be told.
+    pub normal: Option<Vector3>,
+}
+
+/// Work on one element pair: a pair of hierarchy nodes still to refine, a pair of
+/// triangles with the equations that may still vanish, or a pair with a curved
+/// primitive for conservative advancement.
+#[derive(Clone, Copy, Debug)]
+enum Work {
+    Nodes { pair: u32, a: u32, b: u32 },
+    Triangles { pair: u32, a: u32, b: u32, mask: u16 },
+    Convex { pair: u32, a: u32, b: u32 },
+}
+
+/// Marks "the whole primitive" where a node index is expected.
+const PRIMITIVE: u32 = u32::MAX;
+/// Descend a pair of boxes only once the pair moves less than this share of the boxes'
+/// size over the interval; before that, splitting time culls more per test.
+const DESCEND_RATIO: Real = 0.05;
+/// Refine hierarchy nodes on one interval while fewer than this many items wait.
+const WORK_BUDGET: usize = 4096;
+
+pub struct Solver<'w, 'c> {
+    world: &'w CollisionWorld,
+    cache: &'c mut EnclosureCache<'w>,
+    /// Flattened element pairs, and the group of each.
+    pairs: Vec<(usize, usize)>,
+    pair_group: Vec<usize>,
+    group_done: Vec<bool>,
+    found: Vec<FoundContact>,
+    first_only: bool,
+    time_tolerance: Real,
+    pub stats: Statistics,
+}
+
+impl<'w, 'c> Solver<'w, 'c> {
+    pub fn new(world: &'w CollisionWorld, cache: &'c mut EnclosureCache<'w>, groups: &[PairGroup], first_only: bool, time_tolerance: Real) -> Self {
+        let mut pairs = Vec::new();
+        let mut pair_group = Vec::new();
+        for (g, group) in groups.iter().enumerate() {
+            for &p in &group.elements {
+                pairs.push(p);
+                pair_group.push(g);
+            }
+        }
+        Self {
+            world,
+            cache,
+            pairs,
+            pair_group,
+            group_done: vec![false; groups.len()],
+            found: Vec::new(),
+            first_only,
+            time_tolerance,
+            stats: Statistics::default(),
+        }
+    }
+
+    /// The first contact of every group in the cache's range (earliest first).
+    pub fn solve(mut self) -> (Vec<FoundContact>, Statistics) {
+        let work: Vec<Work> = (0..self.pairs.len() as u32).map(|pair| Work::Nodes { pair, a: 0, b: 0 }).collect();
+        self.solve_cell(TimeCell::ROOT, work);
+        self.stats.enclosures_computed += self.cache.computed;
+        self.found.sort_by(|a, b| a.s_contact.total_cmp(&b.s_contact));
+        (self.found, self.stats)
+    }
+
+    fn stopped(&self) -> bool {
+        self.first_only && !self.found.is_empty()
+    }
+
+    fn solve_cell(&mut self, cell: TimeCell, work: Vec<Work>) {
+        let work: Vec<Work> = work.into_iter().filter(|w| !self.group_done[self.pair_group[pair_of(w) as usize]]).collect();
+        if work.is_empty() || self.stopped() {
+            return;
+        }
+        self.stats.time_cells += 1;
+        let (l, r) = self.cache.bounds(cell);
+        let [left_cell, right_cell] = cell.children();
+        let m = self.cache.bounds(left_cell).1;
+        let jets = self.cache.cell(cell).to_vec();
+        let (left, right) = self.refine(&jets, work, l, m, r);
+        if r - l <= self.time_tolerance || m <= l || m >= r {
+            let mut survivors = left;
+            survivors.extend(right);
+            self.resolve(l, r, &survivors);
+            return;
+        }
+        self.solve_cell(left_cell, left);
+        self.solve_cell(right_cell, right);
+    }
+
+    /// One interval's refinement: returns the work that may still touch in `[l, m]`
+    /// and in `[m, r]`.
+    fn refine(&mut self, jets: &[LinkJet], work: Vec<Work>, l: Real, m: Real, r: Real) -> (Vec<Work>, Vec<Work>) {
+        let mut rel: Vec<Option<IntervalPose>> = vec![None; self.pairs.len()];
+        let mut start_rel: Vec<Option<Isometry3>> = vec![None; self.pairs.len()];
+        let mut motion: Vec<Option<Real>> = vec![None; self.pairs.len()];
+        let mut queue = work;
+        let (mut left, mut right) = (Vec::new(), Vec::new());
+        let mut start_poses: Option<Vec<Isometry3>> = None;
+        while let Some(item) = queue.pop() {
+            let pair = pair_of(&item) as usize;
+            let (ea, eb) = (&self.world.elements[self.pairs[pair].0], &self.world.elements[self.pairs[pair].1]);
+            let b_in_a = *rel[pair].get_or_insert_with(|| relative_pose(&element_pose(ea, jets), &element_pose(eb, jets)));
+            let start = *start_rel[pair].get_or_insert_with(|| {
+                let poses = start_poses.get_or_insert_with(|| poses_at(self.world, self.cache.segment(), l));
+                element_world_pose(ea, poses).inv_mul(&element_world_pose(eb, poses))
+            });
+            match item {
+                Work::Nodes { pair: p, a, b } => {
+                    self.stats.obb_tests += 1;
+                    let (node_a, node_b) = (node_obb(ea, a), node_obb(eb, b));
+                    if !may_overlap(&node_a.0, &node_b.0, &b_in_a) || self.boxes_stay_apart(&node_a.0, &node_b.0, &start, &b_in_a) {
+                        continue;
+                    }
+                    // At the roots, the whole shapes (a mesh by its convex hull).
+                    if a == 0 && b == 0 && matches!((&ea.shape, &eb.shape), (Shape::TriMesh(_), _) | (_, Shape::TriMesh(_))) {
+                        self.stats.advancement_tests += 1;
+                        let radius_b = eb.shape.bounding_radius() * (1.0 + 1e-12);
+                        if separated_over(ea.shape.convex_bound().as_ref(), eb.shape.convex_bound().as_ref(), &start, &b_in_a, radius_b) {
+                            continue;
+                        }
+                    }
+                    match (node_a.1, node_b.1) {
+                        (Leaf::Triangle, Leaf::Triangle) => match self.triangle_equations(jets, ea, eb, a, b, ALL_EQUATIONS, &b_in_a, l, m, r) {
+                            outcome => self.keep_triangles(p, a, b, outcome, &mut left, &mut right),
+                        },
+                        (Leaf::Triangle | Leaf::Primitive, Leaf::Triangle | Leaf::Primitive) => queue.push(Work::Convex { pair: p, a, b }),
+                        // Refine time before geometry while the pair moves farther over the
+                        // interval than the boxes' size (the refinement levels of §5.1.1).
+                        (Leaf::Inner(..), _) | (_, Leaf::Inner(..))
+                            if queue.len() + left.len() >= WORK_BUDGET
+                                || *motion[pair].get_or_insert_with(|| motion_bound(&start, &b_in_a, eb.shape.bounding_radius()))
+                                    > DESCEND_RATIO * node_a.0.half_extents.norm().max(node_b.0.half_extents.norm()) =>
+                        {
+                            left.push(item);
+                            right.push(item);
+                        }
+                        (Leaf::Inner(la1, la2), Leaf::Inner(lb1, lb2)) => {
+                            if node_a.0.half_extents.norm_squared() >= node_b.0.half_extents.norm_squared() {
+                                queue.extend([Work::Nodes { pair: p, a: la1, b }, Work::Nodes { pair: p, a: la2, b }]);
+                            } else {
+                                queue.extend([Work::Nodes { pair: p, a, b: lb1 }, Work::Nodes { pair: p, a, b: lb2 }]);
+                            }
+                        }
+                        (Leaf::Inner(la1, la2), _) => queue.extend([Work::Nodes { pair: p, a: la1, b }, Work::Nodes { pair: p, a: la2, b }]),
+                        (_, Leaf::Inner(lb1, lb2)) => queue.extend([Work::Nodes { pair: p, a, b: lb1 }, Work::Nodes { pair: p, a, b: lb2 }]),
+                    }
+                }
+                Work::Triangles { pair: p, a, b, mask } => {
+                    // The leaves' boxes, then the triangles' distance against their motion:
+                    // on finer intervals these separate most pairs before any equation.
+                    self.stats.obb_tests += 1;
+                    if !may_overlap(&node_obb(ea, a).0, &node_obb(eb, b).0, &b_in_a) {
+                        continue;
+                    }
+                    self.stats.advancement_tests += 1;
+                    let (ta, tb) = (leaf_triangle(ea, a), leaf_triangle(eb, b));
+                    if separated_over(&TriangleShape(&ta), &TriangleShape(&tb), &start, &b_in_a, leaf_radius(eb, &Some(tb))) {
+                        continue;
+                    }
+                    let outcome = self.triangle_equations(jets, ea, eb, a, b, mask, &b_in_a, l, m, r);
+                    self.keep_triangles(p, a, b, outcome, &mut left, &mut right);
+                }
+                Work::Convex { a, b, .. } => {
+                    self.stats.obb_tests += 1;
+                    if !may_overlap(&node_obb(ea, a).0, &node_obb(eb, b).0, &b_in_a) {
+                        continue;
+                    }
+                    self.stats.advancement_tests += 1;
+                    let (shape_a, tri_a) = leaf_shape(ea, a);
+                    let (shape_b, tri_b) = leaf_shape(eb, b);
+                    let sa: &dyn SupportMap = match &tri_a {
+                        Some(t) => &TriangleShape(t),
+                        None => shape_a.expect("a primitive"),
+                    };
+                    let sb: &dyn SupportMap = match &tri_b {
+                        Some(t) => &TriangleShape(t),
+                        None => shape_b.expect("a primitive"),
+                    };
+                    let radius_b = leaf_radius(eb, &tri_b);
+                    if !separated_over(sa, sb, &start, &b_in_a, radius_b) {
+                        left.push(item);
+                        right.push(item);
+                    }
+                }
+            }
+        }
+        (left, right)
+    }
+
+    /// Conservative advancement on two hierarchy boxes taken as solid cuboids.
+    fn boxes_stay_apart(&mut self, a: &Obb, b: &Obb, start: &Isometry3, b_in_a: &IntervalPose) -> bool {
+        self.stats.advancement_tests += 1;
+        let (ca, pa) = obb_cuboid(a);
+        let (cb, pb) = obb_cuboid(b);
+        // Frame of box b in frame of box a: pa⁻¹ (start) pb, and the same over the interval.
+        let start_boxes = pa.inv_mul(&(start * pb));
+        let over = IntervalPose::from_isometry(&pa.inverse()).mul(b_in_a).mul_isometry(&pb);
+        separated_over(&ca, &cb, &start_boxes, &over, cb.half_extents.norm() * (1.0 + 1e-12))
+    }
+
+    fn keep_triangles(&mut self, pair: u32, a: u32, b: u32, outcome: EquationOutcome, left: &mut Vec<Work>, right: &mut Vec<Work>) {
+        self.stats.equations_evaluated += outcome.evaluated;
+        self.stats.newton_culls += outcome.newton_culled;
+        if outcome.left != 0 {
+            left.push(Work::Triangles { pair, a, b, mask: outcome.left });
+        }
+        if outcome.right != 0 {
+            right.push(Work::Triangles { pair, a, b, mask: outcome.right });
+        }
+    }
+
+    /// The equations of the triangles of leaf nodes `a` and `b` on `[l, r]` split at `m`.
+    #[allow(clippy::too_many_arguments)]
+    fn triangle_equations(
+        &mut self,
+        jets: &[LinkJet],
+        ea: &Element,
+        eb: &Element,
+        a: u32,
+        b: u32,
+        mask: u16,
+        b_in_a: &IntervalPose,
+        l: Real,
+        m: Real,
+        r: Real,
+    ) -> EquationOutcome {
+        let (tri_a, tri_b) = (leaf_triangle(ea, a), leaf_triangle(eb, b));
+        // Tight positions: A's corners exact in A's frame, B's through the relative pose.
+        let positions: [IntervalVector3; 6] = std::array::from_fn(|k| {
+            if k < 3 { IntervalVector3::from_point(&tri_a[k]) } else { b_in_a.transform_point(&tri_b[k - 3]) }
+        });
+        // Newton: world positions and velocities over [l, r], positions at m.
+        let corners: [(IntervalVector3, IntervalVector3); 6] =
+            std::array::from_fn(|k| if k < 3 { corner_world(ea, jets, &tri_a[k]) } else { corner_world(eb, jets, &tri_b[k - 3]) });
+        let world: [IntervalVector3; 6] = corners.map(|c| c.0);
+        let velocity: [IntervalVector3; 6] = corners.map(|c| c.1);
+        let jets_m = self.cache.at(m).to_vec();
+        let rel_m = relative_pose(&element_pose(ea, &jets_m), &element_pose(eb, &jets_m));
+        let at_split: [IntervalVector3; 6] = std::array::from_fn(|k| {
+            if k < 3 { IntervalVector3::from_point(&tri_a[k]) } else { rel_m.transform_point(&tri_b[k - 3]) }
+        });
+        let newton = NewtonBounds { positions: &world, velocities: &velocity, at_split: &at_split, l, m, r };
+        active_equations(mask, &CornerBounds { positions: &positions, newton: Some(newton) })
+    }
+
+    fn poses_at(&self, s: Real) -> Vec<Isometry3> {
+        poses_at(self.world, self.cache.segment(), s)
+    }
+
+    /// Whether a group's element pairs touch at local time `s`, and where.
+    fn group_contact_at(&mut self, group: usize, s: Real) -> Option<Point3> {
+        let poses = self.poses_at(s);
+        (0..self.pairs.len()).filter(|&p| self.pair_group[p] == group).find_map(|p| {
+            let (ea, eb) = (&self.world.elements[self.pairs[p].0], &self.world.elements[self.pairs[p].1]);
+            intersection_point(&ea.shape, &element_world_pose(ea, &poses), &eb.shape, &element_world_pose(eb, &poses))
+        })
+    }
+
+    /// At the time tolerance: which of the remaining groups touch by the end of
+    /// `[l, r]`, with the first time of contact by bisection.
+    fn resolve(&mut self, l: Real, r: Real, survivors: &[Work]) {
+        let mut groups: Vec<usize> = survivors.iter().map(|w| self.pair_group[pair_of(w) as usize]).collect();
+        groups.sort_unstable();
+        groups.dedup();
+        for g in groups {
+            if self.group_done[g] || self.stopped() {
+                continue;
+            }
+            let mid = 0.5 * (l + r);
+            let hit = [r, mid].into_iter().find_map(|s| self.group_contact_at(g, s).map(|p| (s, p)));
+            let Some((mut hi, mut point)) = hit else { continue };
+            let mut lo = l;
+            for _ in 0..64 {
+                let s = 0.5 * (lo + hi);
+                if s <= lo || s >= hi {
+                    break;
+                }
+                match self.group_contact_at(g, s) {
+                    Some(p) => {
+                        hi = s;
+                        point = p;
+                    }
+                    None => lo = s,
+                }
+            }
+            let normal = self.normal_at(g, lo, survivors);
+            self.group_done[g] = true;
+            self.found.push(FoundContact { group: g, s_contact: hi, s_free: lo, point, normal });
+        }
+    }
+
+    /// Direction from the other body to the link just before contact: from the closest
+    /// points of the surviving leaf shapes of the group.
+    fn normal_at(&mut self, group: usize, s: Real, survivors: &[Work]) -> Option<Vector3> {
+        let poses = self.poses_at(s);
+        let mut best: Option<(Real, Vector3)> = None;
+        let mut consider = |sa: &dyn SupportMap, pa: &Isometry3, sb: &dyn SupportMap, pb: &Isometry3| {
+            let cp = gjk::closest_points(sa, pa, sb, pb);
+            let d = cp.point_a - cp.point_b;
+            if cp.distance > 0.0 && best.as_ref().is_none_or(|(bd, _)| cp.distance < *bd) {
+                best = Some((cp.distance, d / d.norm()));
+            }
+        };
+        for w in survivors {
+            let pair = pair_of(w) as usize;
+            if self.pair_group[pair] != group {
+                continue;
+            }
+            let (ea, eb) = (&self.world.elements[self.pairs[pair].0], &self.world.elements[self.pairs[pair].1]);
+            let (pa, pb) = (element_world_pose(ea, &poses), element_world_pose(eb, &poses));
+            let (a, b) = match *w {
+                Work::Triangles { a, b, .. } | Work::Convex { a, b, .. } => (a, b),
+                Work::Nodes { .. } => (PRIMITIVE, PRIMITIVE),
+            };
+            let (shape_a, tri_a) = leaf_shape(ea, a);
+            let (shape_b, tri_b) = leaf_shape(eb, b);
+            match (shape_a, &tri_a, shape_b, &tri_b) {
+                (Some(sa), _, Some(sb), _) => consider(sa, &pa, sb, &pb),
+                (_, Some(ta), Some(sb), _) => consider(&TriangleShape(ta), &pa, sb, &pb),
+                (Some(sa), _, _, Some(tb)) => consider(sa, &pa, &TriangleShape(tb), &pb),
+                (_, Some(ta), _, Some(tb)) => consider(&TriangleShape(ta), &pa, &TriangleShape(tb), &pb),
+                _ => {}
+            }
+        }
+        best.map(|(_, n)| n)
+    }
+}
+
+/// World poses of the links at local time `s` of a segment (f64 forward kinematics).
+fn poses_at(world: &CollisionWorld, segment: &crate::motion::Segment, s: Real) -> Vec<Isometry3> {
+    let mut q = vec![0.0; segment.coefficients.len()];
+    segment.positions_at(s, &mut q);
+    world.robot.link_poses(&q)
+}
+
+/// A box as a cuboid centred in its own frame, and that frame.
+fn obb_cuboid(obb: &Obb) -> (Cuboid, Isometry3) {
+    let rotation = nalgebra::UnitQuaternion::from_rotation_matrix(&nalgebra::Rotation3::from_matrix_unchecked(obb.axes));
+    (Cuboid { half_extents: obb.half_extents }, Isometry3::from_parts(obb.center.coords.into(), rotation))
+}
+
+fn pair_of(w: &Work) -> u32 {
+    match *w {
+        Work::Nodes { pair, .. } | Work::Triangles { pair, .. } | Work::Convex { pair, .. } => pair,
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Leaf {
+    Inner(u32, u32),
+    Triangle,
+    Primitive,
+}
+
+/// The triangle of a mesh's leaf node.
+fn leaf_triangle(e: &Element, node: u32) -> Triangle {
+    match &e.shape {
+        Shape::TriMesh(m) => match m.obb_tree().nodes()[node as usize].content {
+            NodeContent::Triangle(t) => m.triangle(t),
+            NodeContent::Children(..) => unreachable!("work on triangles holds leaf nodes"),
+        },
+        _ => unreachable!("triangles come from meshes"),
+    }
+}
+
+/// The box of a hierarchy node (or of the whole primitive) and what lies below it.
+fn node_obb(e: &Element, node: u32) -> (Obb, Leaf) {
+    match &e.shape {
+        Shape::TriMesh(m) => {
+            let n = &m.obb_tree().nodes()[node as usize];
+            let leaf = match n.content {
+                NodeContent::Children(l, r) => Leaf::Inner(l, r),
+                NodeContent::Triangle(_) => Leaf::Triangle,
+            };
+            (n.obb, leaf)
+        }
+        _ => (e.local_obb, Leaf::Primitive),
+    }
+}
+
+/// The convex shape of a leaf: the primitive itself, or the triangle of a mesh's
+/// leaf node (`PRIMITIVE`: none for a mesh).
+fn leaf_shape(e: &Element, node: u32) -> (Option<&dyn SupportMap>, Option<Triangle>) {
+    match &e.shape {
+        Shape::TriMesh(_) if node != PRIMITIVE => (None, Some(leaf_triangle(e, node))),
+        Shape::TriMesh(_) => (None, None),
+        other => (other.as_support_map(), None),
+    }
+}
+
+/// A bound on `|p|` over the leaf's points in the element frame.
+fn leaf_radius(e: &Element, tri: &Option<Triangle>) -> Real {
+    match tri {
+        Some(t) => t.iter().map(|p| p.coords.norm()).fold(0.0, Real::max) * (1.0 + 1e-12),
+        None => e.shape.bounding_radius() * (1.0 + 1e-12),
+    }
+}
+
+/// The element's pose set over the interval (links) or its fixed pose (obstacles).
+fn element_pose(e: &Element, jets: &[LinkJet]) -> IntervalPose {
+    match e.body {
+        Body::Link(l) => jets[l].pose.mul_isometry(&e.origin),
+        Body::Obstacle(_) => IntervalPose::from_isometry(&e.origin),
+    }
+}
+
+/// World position and velocity of an element point (given in the element frame) over
+/// the interval; obstacles do not move.
+fn corner_world(e: &Element, jets: &[LinkJet], p: &Point3) -> (IntervalVector3, IntervalVector3) {
+    match e.body {
+        Body::Link(l) => {
+            let q = e.origin * p;
+            (jets[l].point(&q), jets[l].point_velocity(&q))
+        }
+        Body::Obstacle(_) => (IntervalVector3::from_point(&(e.origin * p)), IntervalVector3::zeros()),
+    }
+}
+
+fn element_world_pose(e: &Element, link_poses: &[Isometry3]) -> Isometry3 {
+    match e.body {
+        Body::Link(l) => link_poses[l] * e.origin,
+        Body::Obstacle(_) => e.origin,
+    }
+}
