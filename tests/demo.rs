@@ -49,3 +49,25 @@ fn dense_sampling_finds_the_thin_board() {
     assert_eq!(r.contacts[0].other, "shelf_board");
     assert!(r.contacts[0].time_of_separation.is_some());
 }
+
+#[test]
+fn the_pipeline_catches_the_thin_board_and_agrees_with_coal() {
+    use ccd_guard::ccd::PipelineOptions;
+    use ccd_guard::check::pipeline_method::check_pipeline;
+    let run = |i: usize| check_pipeline(&case_input(&CASES[i]).unwrap(), &PipelineOptions::default(), 0.001).0;
+    assert_eq!(run(0).verdict, Verdict::CollisionFree);
+    // coal, dense sampling (1e-4 rad) plus bisection: 3.4870 s, gripper vs box.
+    let r = run(1);
+    assert_eq!(r.verdict, Verdict::Collision);
+    let t = r.time_of_contact.unwrap();
+    assert!((t - 3.4870).abs() < 5e-4, "{t}");
+    assert_eq!((r.contacts[0].link.as_str(), r.contacts[0].other.as_str()), ("gripper", "box"));
+    // coal: 3.14051 s, finger vs the 3 mm board, between two free waypoints.
+    let r = run(2);
+    assert_eq!(r.verdict, Verdict::Collision);
+    let t = r.time_of_contact.unwrap();
+    assert!((t - 3.14051).abs() < 5e-5, "{t}");
+    assert_eq!(r.contacts[0].other, "shelf_board");
+    let n = r.contacts[0].normal.expect("a normal");
+    assert!((n[0] * n[0] + n[1] * n[1] + n[2] * n[2] - 1.0).abs() < 1e-9);
+}
