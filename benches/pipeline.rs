@@ -14,7 +14,7 @@ mod panda_scene;
 
 const SEGMENTS: usize = 60;
 /// Largest joint change of a segment (rad): a planner's waypoint spacing.
-const STEP: f64 = 0.15;
+const STEP: f64 = 0.3;
 
 fn segment(world: &CollisionWorld, q0: &[f64], q1: &[f64]) -> JointMotion {
     let names: Vec<String> = world.robot.variable_names().map(str::to_string).collect();
@@ -32,8 +32,8 @@ fn segments(bench: &panda_scene::PandaBench) -> Segments {
     let world = &bench.world;
     let mut rng = panda_scene::Rng::new(5);
     let (mut free, mut colliding) = (Vec::new(), Vec::new());
-    let starts = bench.free.iter().chain(&bench.colliding);
-    for q0 in starts.cycle().take(4000) {
+    // Segments that start free; colliding ones touch somewhere along the way.
+    for q0 in bench.free.iter().cycle().take(8000) {
         if free.len() >= SEGMENTS && colliding.len() >= SEGMENTS {
             break;
         }
@@ -44,10 +44,9 @@ fn segments(bench: &panda_scene::PandaBench) -> Segments {
             .collect();
         let motion = segment(world, q0, &q1);
         let dense = check_sampled(&CheckInput { world: world.clone(), motion: motion.clone() }, &SampledOptions { resolution: 0.001, first_only: true, tolerance: 0.001 });
-        let starts_free = bench.free.contains(q0);
         match dense.verdict {
-            Verdict::Collision if !starts_free && colliding.len() < SEGMENTS => colliding.push(motion),
-            Verdict::Uncertain if starts_free && free.len() < SEGMENTS => free.push(motion),
+            Verdict::Collision if colliding.len() < SEGMENTS => colliding.push(motion),
+            Verdict::Uncertain if free.len() < SEGMENTS => free.push(motion),
             _ => {}
         }
     }

@@ -4,15 +4,22 @@
 //! relative to the other during the interval (conservative advancement). Exact
 //! primitives, no tessellation, so the guarantee is the same as for triangles.
 use crate::enclosure::IntervalPose;
-use crate::math::{Isometry3, Real};
+use crate::math::{Isometry3, Point3, Real};
 use crate::query::gjk;
 use crate::shape::SupportMap;
 
+/// A ball in a shape's own frame that holds the shape.
+#[derive(Clone, Copy, Debug)]
+pub struct BoundingBall {
+    pub center: Point3,
+    pub radius: Real,
+}
+
 /// Whether shape `b`, placed in `a`'s frame at `b_in_a_start` at the interval's start
-/// and within `b_in_a` over the whole interval, stays apart from `a`. `radius_b` bounds
-/// `|p|` over the points of `b` in its own frame.
-pub fn separated_over(a: &dyn SupportMap, b: &dyn SupportMap, b_in_a_start: &Isometry3, b_in_a: &IntervalPose, radius_b: Real) -> bool {
-    let motion = motion_bound(b_in_a_start, b_in_a, radius_b);
+/// and within `b_in_a` over the whole interval, stays apart from `a`. `ball_b` holds `b`
+/// in its own frame.
+pub fn separated_over(a: &dyn SupportMap, b: &dyn SupportMap, b_in_a_start: &Isometry3, b_in_a: &IntervalPose, ball_b: &BoundingBall) -> bool {
+    let motion = motion_bound(b_in_a_start, b_in_a, ball_b);
     if !motion.is_finite() {
         return false;
     }
@@ -21,10 +28,13 @@ pub fn separated_over(a: &dyn SupportMap, b: &dyn SupportMap, b_in_a_start: &Iso
     distance > motion
 }
 
-/// An upper bound on `|B(t) p - B(start) p|` over the interval, for `|p| <= radius`.
-pub fn motion_bound(start: &Isometry3, over: &IntervalPose, radius: Real) -> Real {
+/// An upper bound on `|B(t) p - B(start) p|` over the interval, for `p` in the ball:
+/// the motion of its centre plus the rotation's change times its radius.
+pub fn motion_bound(start: &Isometry3, over: &IntervalPose, ball: &BoundingBall) -> Real {
     let r0 = start.rotation.to_rotation_matrix().into_inner();
-    let t0 = start.translation.vector;
+    let t0 = (start * ball.center).coords;
+    let centre = over.transform_point(&ball.center);
+    let radius = ball.radius;
     let mut rotation_sq = 0.0;
     for i in 0..3 {
         for k in 0..3 {
@@ -34,7 +44,7 @@ pub fn motion_bound(start: &Isometry3, over: &IntervalPose, radius: Real) -> Rea
     }
     let mut translation_sq = 0.0;
     for i in 0..3 {
-        let d = (over.translation.0[i] - t0[i]).mag();
+        let d = (centre.0[i] - t0[i]).mag();
         translation_sq += d * d;
     }
     // Frobenius norm bounds the spectral norm; round the result up.

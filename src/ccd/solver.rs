@@ -6,14 +6,14 @@
 //! conservative advancement for curved primitives. Intervals are visited earliest first;
 //! at the time tolerance, the first time of contact is found by bisection between a free
 //! and a touching instant with the exact discrete test.
-use super::conservative_advancement::{motion_bound, separated_over};
+use super::conservative_advancement::{motion_bound, separated_over, BoundingBall};
 use super::continuous_obb::{may_overlap, relative_pose};
 use super::elementary::{active_equations, CornerBounds, EquationOutcome, NewtonBounds, ALL_EQUATIONS};
 use super::enclosure_cache::{EnclosureCache, TimeCell};
 use super::statistics::Statistics;
 use crate::bounding_volume::Obb;
 use crate::collision::{Body, CollisionWorld, Element};
-use crate::enclosure::{IntervalPose, IntervalVector3, LinkJet};
+use crate::enclosure::{IntervalPose, IntervalVector3, KinematicTree, LinkJet};
 use crate::math::{Isometry3, Point3, Real, Triangle, Vector3};
 use crate::partitioning::NodeContent;
 use crate::query::gjk;
@@ -70,6 +70,7 @@ pub struct Solver<'w, 'c> {
     first_only: bool,
     time_tolerance: Real,
     pub stats: Statistics,
+    tree: KinematicTree,
 }
 
 impl<'w, 'c> Solver<'w, 'c> {
@@ -92,6 +93,7 @@ impl<'w, 'c> Solver<'w, 'c> {
             first_only,
             time_tolerance,
             stats: Statistics::default(),
+            tree: KinematicTree::new(&world.robot),
         }
     }
 
@@ -133,7 +135,7 @@ impl<'w, 'c> Solver<'w, 'c> {
     /// and in `[m, r]`.
     fn refine(&mut self, jets: &[LinkJet], work: Vec<Work>, l: Real, m: Real, r: Real) -> (Vec<Work>, Vec<Work>) {
         let mut rel: Vec<Option<IntervalPose>> = vec![None; self.pairs.len()];
-        let mut start_rel: Vec<Option<Isometry3>> = vec![None; self.pairs.len()];
+        let mut frames: Vec<Option<AdvancementFrame>> = vec![None; self.pairs.len()];
         let mut motion: Vec<Option<Real>> = vec![None; self.pairs.len()];
         let mut queue = work;
         let (mut left, mut right) = (Vec::new(), Vec::new());
@@ -141,23 +143,23 @@ impl<'w, 'c> Solver<'w, 'c> {
         while let Some(item) = queue.pop() {
             let pair = pair_of(&item) as usize;
             let (ea, eb) = (&self.world.elements[self.pairs[pair].0], &self.world.elements[self.pairs[pair].1]);
-            let b_in_a = *rel[pair].get_or_insert_with(|| relative_pose(&element_pose(ea, jets), &element_pose(eb, jets)));
-            let start = *start_rel[pair].get_or_insert_with(|| {
+            let b_in_a = *rel[pair].get_or_insert_with(|| self.element_relative_pose(ea, eb, jets));
+            let frame = *frames[pair].get_or_insert_with(|| {
                 let poses = start_poses.get_or_insert_with(|| poses_at(self.world, self.cache.segment(), l));
-                element_world_pose(ea, poses).inv_mul(&element_world_pose(eb, poses))
+                let start = element_world_pose(ea, poses).inv_mul(&element_world_pose(eb, poses));
+                AdvancementFrame::new(ea, eb, start, b_in_a, jets)
             });
             match item {
                 Work::Nodes { pair: p, a, b } => {
                     self.stats.obb_tests += 1;
                     let (node_a, node_b) = (node_obb(ea, a), node_obb(eb, b));
-                    if !may_overlap(&node_a.0, &node_b.0, &b_in_a) || self.boxes_stay_apart(&node_a.0, &node_b.0, &start, &b_in_a) {
+                    if !may_overlap(&node_a.0, &node_b.0, &b_in_a) || self.boxes_stay_apart(&node_a.0, &node_b.0, &frame) {
                         continue;
                     }
                     // At the roots, the whole shapes (a mesh by its convex hull).
                     if a == 0 && b == 0 && matches!((&ea.shape, &eb.shape), (Shape::TriMesh(_), _) | (_, Shape::TriMesh(_))) {
                         self.stats.advancement_tests += 1;
-                        let radius_b = eb.shape.bounding_radius() * (1.0 + 1e-12);
-                        if separated_over(ea.shape.convex_bound().as_ref(), eb.shape.convex_bound().as_ref(), &start, &b_in_a, radius_b) {
+                        if frame.apart(ea.shape.convex_bound().as_ref(), &element_ball(ea), eb.shape.convex_bound().as_ref(), &element_ball(eb)) {
                             continue;
                         }
                     }
@@ -170,7 +172,7 @@ impl<'w, 'c> Solver<'w, 'c> {
                         // interval than the boxes' size (the refinement levels of §5.1.1).
                         (Leaf::Inner(..), _) | (_, Leaf::Inner(..))
                             if queue.len() + left.len() >= WORK_BUDGET
-                                || *motion[pair].get_or_insert_with(|| motion_bound(&start, &b_in_a, eb.shape.bounding_radius()))
+                                || *motion[pair].get_or_insert_with(|| frame.motion(ea, eb))
                                     > DESCEND_RATIO * node_a.0.half_extents.norm().max(node_b.0.half_extents.norm()) =>
                         {
                             left.push(item);
@@ -196,7 +198,7 @@ impl<'w, 'c> Solver<'w, 'c> {
                     }
                     self.stats.advancement_tests += 1;
                     let (ta, tb) = (leaf_triangle(ea, a), leaf_triangle(eb, b));
-                    if separated_over(&TriangleShape(&ta), &TriangleShape(&tb), &start, &b_in_a, leaf_radius(eb, &Some(tb))) {
+                    if frame.apart(&TriangleShape(&ta), &triangle_ball(&ta), &TriangleShape(&tb), &triangle_ball(&tb)) {
                         continue;
                     }
                     let outcome = self.triangle_equations(jets, ea, eb, a, b, mask, &b_in_a, l, m, r);
@@ -218,8 +220,8 @@ impl<'w, 'c> Solver<'w, 'c> {
                         Some(t) => &TriangleShape(t),
                         None => shape_b.expect("a primitive"),
                     };
-                    let radius_b = leaf_radius(eb, &tri_b);
-                    if !separated_over(sa, sb, &start, &b_in_a, radius_b) {
+                    let ball = |e: &Element, t: &Option<Triangle>| t.as_ref().map_or_else(|| element_ball(e), triangle_ball);
+                    if !frame.apart(sa, &ball(ea, &tri_a), sb, &ball(eb, &tri_b)) {
                         left.push(item);
                         right.push(item);
                     }
@@ -229,15 +231,27 @@ impl<'w, 'c> Solver<'w, 'c> {
         (left, right)
     }
 
+    /// The pose set of element `eb` in the frame of element `ea`; for two links, along
+    /// the chain between them.
+    fn element_relative_pose(&self, ea: &Element, eb: &Element, jets: &[LinkJet]) -> IntervalPose {
+        match (ea.body, eb.body) {
+            (Body::Link(la), Body::Link(lb)) => IntervalPose::from_isometry(&ea.origin.inverse())
+                .mul(&self.tree.relative_pose(jets, la, lb))
+                .mul_isometry(&eb.origin),
+            _ => relative_pose(&element_pose(ea, jets), &element_pose(eb, jets)),
+        }
+    }
+
     /// Conservative advancement on two hierarchy boxes taken as solid cuboids.
-    fn boxes_stay_apart(&mut self, a: &Obb, b: &Obb, start: &Isometry3, b_in_a: &IntervalPose) -> bool {
+    fn boxes_stay_apart(&mut self, a: &Obb, b: &Obb, frame: &AdvancementFrame) -> bool {
         self.stats.advancement_tests += 1;
         let (ca, pa) = obb_cuboid(a);
         let (cb, pb) = obb_cuboid(b);
-        // Frame of box b in frame of box a: pa⁻¹ (start) pb, and the same over the interval.
-        let start_boxes = pa.inv_mul(&(start * pb));
-        let over = IntervalPose::from_isometry(&pa.inverse()).mul(b_in_a).mul_isometry(&pb);
-        separated_over(&ca, &cb, &start_boxes, &over, cb.half_extents.norm() * (1.0 + 1e-12))
+        // Each box's own frame: fixed⁻¹ (start) moving, and the same over the interval.
+        let ((cf, pf), (cm, pm)) = if frame.moving_is_a { ((cb, pb), (ca, pa)) } else { ((ca, pa), (cb, pb)) };
+        let start_boxes = pf.inv_mul(&(frame.start * pm));
+        let over = IntervalPose::from_isometry(&pf.inverse()).mul(&frame.over).mul_isometry(&pm);
+        separated_over(&cf, &cm, &start_boxes, &over, &BoundingBall { center: Point3::origin(), radius: cm.half_extents.norm() * (1.0 + 1e-12) })
     }
 
     fn keep_triangles(&mut self, pair: u32, a: u32, b: u32, outcome: EquationOutcome, left: &mut Vec<Work>, right: &mut Vec<Work>) {
@@ -277,7 +291,7 @@ impl<'w, 'c> Solver<'w, 'c> {
         let world: [IntervalVector3; 6] = corners.map(|c| c.0);
         let velocity: [IntervalVector3; 6] = corners.map(|c| c.1);
         let jets_m = self.cache.at(m).to_vec();
-        let rel_m = relative_pose(&element_pose(ea, &jets_m), &element_pose(eb, &jets_m));
+        let rel_m = self.element_relative_pose(ea, eb, &jets_m);
         let at_split: [IntervalVector3; 6] = std::array::from_fn(|k| {
             if k < 3 { IntervalVector3::from_point(&tri_a[k]) } else { rel_m.transform_point(&tri_b[k - 3]) }
         });
@@ -368,6 +382,45 @@ impl<'w, 'c> Solver<'w, 'c> {
     }
 }
 
+/// The frame of the advancement tests of a pair: the fixed side and the moving side.
+/// Against an obstacle the link element moves in the obstacle's frame, so its motion is
+/// its own world motion; two links use the chain between them.
+#[derive(Clone, Copy, Debug)]
+struct AdvancementFrame {
+    moving_is_a: bool,
+    /// The moving element in the fixed one's frame at the interval's start, and over it.
+    start: Isometry3,
+    over: IntervalPose,
+}
+
+impl AdvancementFrame {
+    fn new(ea: &Element, eb: &Element, b_in_a_start: Isometry3, b_in_a: IntervalPose, jets: &[LinkJet]) -> Self {
+        match eb.body {
+            Body::Obstacle(_) => Self {
+                moving_is_a: true,
+                start: b_in_a_start.inverse(),
+                over: IntervalPose::from_isometry(&eb.origin.inverse()).mul(&element_pose(ea, jets)),
+            },
+            Body::Link(_) => Self { moving_is_a: false, start: b_in_a_start, over: b_in_a },
+        }
+    }
+
+    /// Conservative advancement of shape `sa` (on element a, inside `ball_a` of a's
+    /// frame) against `sb` (on b).
+    fn apart(&self, sa: &dyn SupportMap, ball_a: &BoundingBall, sb: &dyn SupportMap, ball_b: &BoundingBall) -> bool {
+        if self.moving_is_a {
+            separated_over(sb, sa, &self.start, &self.over, ball_a)
+        } else {
+            separated_over(sa, sb, &self.start, &self.over, ball_b)
+        }
+    }
+
+    /// How far any point of the moving element moves over the interval.
+    fn motion(&self, ea: &Element, eb: &Element) -> Real {
+        motion_bound(&self.start, &self.over, &element_ball(if self.moving_is_a { ea } else { eb }))
+    }
+}
+
 /// World poses of the links at local time `s` of a segment (f64 forward kinematics).
 fn poses_at(world: &CollisionWorld, segment: &crate::motion::Segment, s: Real) -> Vec<Isometry3> {
     let mut q = vec![0.0; segment.coefficients.len()];
@@ -430,12 +483,16 @@ fn leaf_shape(e: &Element, node: u32) -> (Option<&dyn SupportMap>, Option<Triang
     }
 }
 
-/// A bound on `|p|` over the leaf's points in the element frame.
-fn leaf_radius(e: &Element, tri: &Option<Triangle>) -> Real {
-    match tri {
-        Some(t) => t.iter().map(|p| p.coords.norm()).fold(0.0, Real::max) * (1.0 + 1e-12),
-        None => e.shape.bounding_radius() * (1.0 + 1e-12),
-    }
+/// A ball holding the element's shape, in the element frame (around its box).
+fn element_ball(e: &Element) -> BoundingBall {
+    BoundingBall { center: e.local_obb.center, radius: e.local_obb.half_extents.norm() * (1.0 + 1e-12) }
+}
+
+/// A ball holding a triangle: around its centroid.
+fn triangle_ball(t: &Triangle) -> BoundingBall {
+    let center = Point3::from((t[0].coords + t[1].coords + t[2].coords) / 3.0);
+    let radius = t.iter().map(|p| (p - center).norm()).fold(0.0, Real::max);
+    BoundingBall { center, radius: radius * (1.0 + 1e-12) + 1e-15 }
 }
 
 /// The element's pose set over the interval (links) or its fixed pose (obstacles).

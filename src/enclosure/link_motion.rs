@@ -15,6 +15,10 @@ use crate::robot::{JointKind, Robot};
 #[derive(Clone, Copy, Debug)]
 pub struct LinkJet {
     pub pose: IntervalPose,
+    /// Pose in the parent link's frame (the joint origin and motion alone): relative
+    /// poses of two links are composed along the chain between them, free of the
+    /// motion they share.
+    pub local: IntervalPose,
     pub rotation_rate: IntervalMatrix3,
     pub translation_rate: IntervalVector3,
 }
@@ -46,7 +50,12 @@ pub fn link_jets(robot: &Robot, segment: &Segment, s0: Real, s1: Real, out: &mut
     out.clear();
     out.resize(
         robot.links.len(),
-        LinkJet { pose: IntervalPose::identity(), rotation_rate: IntervalMatrix3([[zero; 3]; 3]), translation_rate: IntervalVector3::zeros() },
+        LinkJet {
+            pose: IntervalPose::identity(),
+            local: IntervalPose::identity(),
+            rotation_rate: IntervalMatrix3([[zero; 3]; 3]),
+            translation_rate: IntervalVector3::zeros(),
+        },
     );
     for joint in &robot.joints {
         let parent = out[joint.parent_link];
@@ -67,13 +76,15 @@ fn child_jet(parent: &LinkJet, origin: &Isometry3, kind: JointKind, axis: &Vecto
     let at_origin = parent.pose.mul_isometry(origin);
     let rotation_rate = parent.rotation_rate.mul_matrix(&r_o);
     let translation_rate = parent.rotation_rate.mul_f64_vector(&origin.translation.vector) + parent.translation_rate;
+    let origin_pose = IntervalPose::from_isometry(origin);
     let jet = match kind {
-        JointKind::Fixed => LinkJet { pose: at_origin, rotation_rate, translation_rate },
+        JointKind::Fixed => LinkJet { pose: at_origin, local: origin_pose, rotation_rate, translation_rate },
         JointKind::Revolute | JointKind::Continuous => {
             let rotation = IntervalPose::rotation_about(axis, value);
             let d_rotation = rotation_derivative(axis, value, rate);
             LinkJet {
                 pose: at_origin.mul(&rotation),
+                local: origin_pose.mul(&rotation),
                 rotation_rate: add(&rotation_rate.mul(&rotation.rotation), &at_origin.rotation.mul(&d_rotation)),
                 translation_rate,
             }
@@ -83,6 +94,7 @@ fn child_jet(parent: &LinkJet, origin: &Isometry3, kind: JointKind, axis: &Vecto
             let direction = at_origin.rotation.mul_f64_vector(axis);
             LinkJet {
                 pose: at_origin.mul(&slide),
+                local: origin_pose.mul(&slide),
                 rotation_rate,
                 translation_rate: rotation_rate.mul_vector(&slide.translation)
                     + IntervalVector3(direction.0.map(|x| x * rate))
@@ -99,7 +111,50 @@ const POSE_SLACK_ROTATION: Real = 1e-14;
 const POSE_SLACK_TRANSLATION: Real = 1e-12;
 
 fn widened(jet: LinkJet) -> LinkJet {
-    LinkJet { pose: jet.pose.widened(POSE_SLACK_ROTATION, POSE_SLACK_TRANSLATION), ..jet }
+    LinkJet {
+        pose: jet.pose.widened(POSE_SLACK_ROTATION, POSE_SLACK_TRANSLATION),
+        local: jet.local.widened(POSE_SLACK_ROTATION, POSE_SLACK_TRANSLATION),
+        ..jet
+    }
+}
+
+/// Parent and depth of every link, for walking the chain between two links.
+#[derive(Clone, Debug)]
+pub struct KinematicTree {
+    parent: Vec<Option<usize>>,
+    depth: Vec<usize>,
+}
+
+impl KinematicTree {
+    pub fn new(robot: &Robot) -> Self {
+        let mut parent = vec![None; robot.links.len()];
+        let mut depth = vec![0; robot.links.len()];
+        // Joints are listed parents first.
+        for j in &robot.joints {
+            parent[j.child_link] = Some(j.parent_link);
+            depth[j.child_link] = depth[j.parent_link] + 1;
+        }
+        Self { parent, depth }
+    }
+
+    /// The pose set of link `b` in the frame of link `a`, composed along the chain
+    /// between them (up from each to their common ancestor).
+    pub fn relative_pose(&self, jets: &[LinkJet], a: usize, b: usize) -> IntervalPose {
+        let (mut x, mut y) = (a, b);
+        let (mut a_up, mut b_up) = (IntervalPose::identity(), IntervalPose::identity());
+        while x != y {
+            if self.depth[x] >= self.depth[y] {
+                a_up = jets[x].local.mul(&a_up);
+                x = self.parent[x].expect("a link below the root has a parent");
+            } else {
+                b_up = jets[y].local.mul(&b_up);
+                y = self.parent[y].expect("a link below the root has a parent");
+            }
+        }
+        // a_up: a in the ancestor's frame; b_up: b in it. b in a: a_up⁻¹ b_up.
+        let rt = IntervalMatrix3(std::array::from_fn(|i| std::array::from_fn(|k| a_up.rotation.0[k][i])));
+        IntervalPose { rotation: rt.mul(&b_up.rotation), translation: rt.mul_vector(&(b_up.translation - a_up.translation)) }
+    }
 }
 
 /// d/dt of the rotation about `axis` by θ(t): `(-sin θ (I - u uᵀ) + cos θ [u]ₓ) θ̇`.

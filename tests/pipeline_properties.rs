@@ -1,0 +1,1077 @@
+//! Property tests of the articulated CCD pipeline (`ccd::run_pipeline`, seed 002), with
+//! the discrete checker (`StateChecker`, cross-checked against coal) as the reference.
+//!
+//! - `random_worlds_against_dense_sampling`: random robots (chains and a branch of 2-6
+//!   joints: revolute with random axes, continuous, prismatic, fixed, mimic; 1-3
+//!   collision elements per link among box, sphere, cylinder, capsule and closed meshes
+//!   from OBJ and STL files), random scenes (3-10 boxes, spheres, cylinders, cones,
+//!   meshes, sometimes a board a few mm thick) and random linear, cubic and quintic
+//!   motions. The reference samples every segment densely (joint step 1e-3 rad, at least
+//!   2000 samples per segment in release) and bisects (60 steps) between the last free
+//!   and the first colliding sample.
+//! - hand-made cases with closed-form answers: a ball and meshes crossing a 2 mm board
+//!   between two free waypoints, a rotating box whose edge passes an obstacle at 0.1 mm
+//!   (free) or 1 mm deep (contact), contact at the start then re-entry, mesh-mesh
+//!   self-collision with and without an SRDF-like disabled pair, and `first_only`.
+//!
+//! Reproduce a random case: `PIPELINE_PROPS_SEED=<case seed> cargo test --release --test
+//! pipeline_properties random -- --nocapture` (the failure message prints the seed and
+//! writes the case's files under the target tmp dir). `PIPELINE_PROPS_CASES=N` changes
+//! the number of cases.
+use ccd_guard::ccd::{run_pipeline, PipelineOptions, PipelineResult};
+use ccd_guard::check::sampled::step_count;
+use ccd_guard::check::CheckInput;
+use ccd_guard::collision::{Body, CollisionWorld, StateChecker};
+use ccd_guard::motion::{parse_trajectory, JointMotion};
+use ccd_guard::robot::resources::ResourceResolver;
+use ccd_guard::robot::srdf::DisabledPair;
+use ccd_guard::robot::urdf::parse_urdf;
+use ccd_guard::scene::parse_scene;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+type Pair = (usize, Body);
+
+// ---------------------------------------------------------------------------------------
+// Random numbers (xorshift64*, seeded through splitmix64).
+
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Self {
+        Rng(splitmix(seed) | 1)
+    }
+    fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    /// Uniform in [0, 1).
+    fn f(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn range(&mut self, a: f64, b: f64) -> f64 {
+        a + (b - a) * self.f()
+    }
+    /// Uniform in `a..=b`.
+    fn int(&mut self, a: usize, b: usize) -> usize {
+        a + (self.next_u64() % (b - a + 1) as u64) as usize
+    }
+    fn chance(&mut self, p: f64) -> bool {
+        self.f() < p
+    }
+    fn unit(&mut self) -> [f64; 3] {
+        loop {
+            let v = [self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0)];
+            let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+            if n > 0.1 && n <= 1.0 {
+                return [v[0] / n, v[1] / n, v[2] / n];
+            }
+        }
+    }
+    /// A uniformly random unit quaternion `[x, y, z, w]`.
+    fn quat(&mut self) -> [f64; 4] {
+        loop {
+            let v = [self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0)];
+            let n = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+            if n > 0.1 && n <= 1.0 {
+                return v.map(|x| x / n);
+            }
+        }
+    }
+    fn rpy(&mut self) -> [f64; 3] {
+        [self.range(-3.1, 3.1), self.range(-1.5, 1.5), self.range(-3.1, 3.1)]
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Mesh files: closed meshes written once into a directory.
+
+/// The unit cube `[-0.5, 0.5]^3`, outward triangles.
+fn cube_mesh() -> (Vec<[f64; 3]>, Vec<[usize; 3]>) {
+    let v = (0..8).map(|k| [if k & 1 == 0 { -0.5 } else { 0.5 }, if k & 2 == 0 { -0.5 } else { 0.5 }, if k & 4 == 0 { -0.5 } else { 0.5 }]).collect();
+    let t = vec![[0, 2, 1], [1, 2, 3], [4, 5, 6], [5, 7, 6], [0, 1, 4], [1, 5, 4], [2, 6, 3], [3, 6, 7], [0, 4, 2], [2, 4, 6], [1, 3, 5], [3, 7, 5]];
+    (v, t)
+}
+
+/// The octahedron with vertices at +-0.5 on the axes.
+fn octahedron_mesh() -> (Vec<[f64; 3]>, Vec<[usize; 3]>) {
+    let v = vec![[0.5, 0.0, 0.0], [-0.5, 0.0, 0.0], [0.0, 0.5, 0.0], [0.0, -0.5, 0.0], [0.0, 0.0, 0.5], [0.0, 0.0, -0.5]];
+    let t = vec![[0, 2, 4], [2, 1, 4], [1, 3, 4], [3, 0, 4], [2, 0, 5], [1, 2, 5], [3, 1, 5], [0, 3, 5]];
+    (v, t)
+}
+
+/// The icosahedron of circumradius 0.5 (a low-poly sphere), vertices as 6-decimal text.
+fn icosahedron_mesh() -> (Vec<[f64; 3]>, Vec<[usize; 3]>) {
+    let p = (1.0 + 5f64.sqrt()) / 2.0;
+    let s = 0.5 / (1.0 + p * p).sqrt();
+    let raw = [
+        [-1.0, p, 0.0], [1.0, p, 0.0], [-1.0, -p, 0.0], [1.0, -p, 0.0], [0.0, -1.0, p], [0.0, 1.0, p],
+        [0.0, -1.0, -p], [0.0, 1.0, -p], [p, 0.0, -1.0], [p, 0.0, 1.0], [-p, 0.0, -1.0], [-p, 0.0, 1.0],
+    ];
+    let v = raw.iter().map(|r| r.map(|x| x * s)).collect();
+    let t = vec![
+        [0, 11, 5], [0, 5, 1], [0, 1, 7], [0, 7, 10], [0, 10, 11], [1, 5, 9], [5, 11, 4], [11, 10, 2], [10, 7, 6], [7, 1, 8],
+        [3, 9, 4], [3, 4, 2], [3, 2, 6], [3, 6, 8], [3, 8, 9], [4, 9, 5], [2, 4, 11], [6, 2, 10], [8, 6, 7], [9, 8, 1],
+    ];
+    (v, t)
+}
+
+/// What a vertex written as text with 6 decimals reads back as (the mesh loader's f32).
+fn as_loaded(x: f64) -> f64 {
+    format!("{x:.6}").parse::<f32>().unwrap() as f64
+}
+
+fn write_obj(path: &Path, (v, t): &(Vec<[f64; 3]>, Vec<[usize; 3]>)) {
+    let mut s = String::new();
+    for p in v {
+        writeln!(s, "v {:.6} {:.6} {:.6}", p[0], p[1], p[2]).unwrap();
+    }
+    for f in t {
+        writeln!(s, "f {} {} {}", f[0] + 1, f[1] + 1, f[2] + 1).unwrap();
+    }
+    std::fs::write(path, s).unwrap();
+}
+
+/// ASCII STL: a triangle soup, welded again by position when loaded.
+fn write_stl(path: &Path, (v, t): &(Vec<[f64; 3]>, Vec<[usize; 3]>)) {
+    let mut s = String::from("solid ico\n");
+    for f in t {
+        let [a, b, c] = f.map(|i| v[i]);
+        let (e1, e2) = ([b[0] - a[0], b[1] - a[1], b[2] - a[2]], [c[0] - a[0], c[1] - a[1], c[2] - a[2]]);
+        let n = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+        let l = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+        writeln!(s, "facet normal {:.6} {:.6} {:.6}\n outer loop", n[0] / l, n[1] / l, n[2] / l).unwrap();
+        for p in [a, b, c] {
+            writeln!(s, "  vertex {:.6} {:.6} {:.6}", p[0], p[1], p[2]).unwrap();
+        }
+        s.push_str(" endloop\nendfacet\n");
+    }
+    s.push_str("endsolid ico\n");
+    std::fs::write(path, s).unwrap();
+}
+
+const MESHES: [&str; 3] = ["cube.obj", "octahedron.obj", "icosahedron.stl"];
+
+fn write_meshes(dir: &Path) {
+    write_obj(&dir.join("cube.obj"), &cube_mesh());
+    write_obj(&dir.join("octahedron.obj"), &octahedron_mesh());
+    write_stl(&dir.join("icosahedron.stl"), &icosahedron_mesh());
+}
+
+// ---------------------------------------------------------------------------------------
+// Building worlds from text, the way the command line does.
+
+struct CaseFiles {
+    urdf: String,
+    scene: String,
+    trajectory: String,
+}
+
+fn build_input(dir: &Path, urdf: &str, scene: &str, trajectory: &str, disabled: Option<&[DisabledPair]>) -> CheckInput {
+    let resolver = ResourceResolver::default();
+    let robot = parse_urdf(urdf, &dir.join("robot.urdf"), &resolver).unwrap_or_else(|e| panic!("{e}\n{urdf}"));
+    let scene = parse_scene(scene, &dir.join("scene.yaml"), &resolver).unwrap_or_else(|e| panic!("{e}\n{scene}"));
+    let traj = parse_trajectory(trajectory, &dir.join("trajectory.yaml")).unwrap_or_else(|e| panic!("{e}\n{trajectory}"));
+    let world = CollisionWorld::new(robot, scene, disabled);
+    CheckInput::from_parts(world, &traj, None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn fmt3(v: [f64; 3]) -> String {
+    format!("{} {} {}", v[0], v[1], v[2])
+}
+
+fn list(v: &[f64]) -> String {
+    let items: Vec<String> = v.iter().map(|x| format!("{x}")).collect();
+    format!("[{}]", items.join(", "))
+}
+
+// ---------------------------------------------------------------------------------------
+// Random robots, motions and scenes.
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Kind {
+    Revolute,
+    Continuous,
+    Prismatic,
+    Fixed,
+    Mimic,
+}
+
+/// An independent joint variable the trajectory may drive.
+struct Variable {
+    name: String,
+    lower: f64,
+    upper: f64,
+    prismatic: bool,
+}
+
+fn random_geometry(rng: &mut Rng, size: f64) -> String {
+    match rng.int(0, 6) {
+        0 => format!("<box size=\"{}\"/>", fmt3([size * rng.range(0.8, 2.5), size * rng.range(0.8, 2.5), size * rng.range(0.8, 2.5)])),
+        1 => format!("<sphere radius=\"{}\"/>", size * rng.range(0.5, 1.0)),
+        2 => format!("<cylinder radius=\"{}\" length=\"{}\"/>", size * rng.range(0.4, 0.8), size * rng.range(1.0, 4.0)),
+        3 => format!("<capsule radius=\"{}\" length=\"{}\"/>", size * rng.range(0.4, 0.8), size * rng.range(1.0, 4.0)),
+        k => {
+            let mesh = MESHES[k - 4];
+            let s = 2.0 * size;
+            format!("<mesh filename=\"{mesh}\" scale=\"{}\"/>", fmt3([s * rng.range(0.7, 1.5), s * rng.range(0.7, 1.5), s * rng.range(0.7, 1.5)]))
+        }
+    }
+}
+
+fn collision(rng: &mut Rng, at: [f64; 3], size: f64) -> String {
+    format!("<collision><origin xyz=\"{}\" rpy=\"{}\"/><geometry>{}</geometry></collision>", fmt3(at), fmt3(rng.rpy()), random_geometry(rng, size))
+}
+
+/// A URDF with 2-6 joints in a chain (sometimes one branch), and its variables.
+fn random_robot(rng: &mut Rng) -> (String, Vec<Variable>) {
+    let n = rng.int(2, 6);
+    let mut kinds: Vec<Kind> = (0..n)
+        .map(|_| match rng.int(0, 5) {
+            0 | 1 | 2 => Kind::Revolute,
+            3 => Kind::Continuous,
+            _ => Kind::Prismatic,
+        })
+        .collect();
+    kinds[0] = if rng.chance(0.8) { Kind::Revolute } else { Kind::Continuous };
+    if n >= 3 && rng.chance(0.7) {
+        let k = rng.int(1, n - 1);
+        kinds[k] = Kind::Fixed;
+    }
+    // A mimic joint follows an earlier revolute or continuous joint.
+    let mut leader_of = vec![None; n];
+    if n >= 3 && rng.chance(0.7) {
+        let k = rng.int(1, n - 1);
+        let leaders: Vec<usize> = (0..k).filter(|&i| matches!(kinds[i], Kind::Revolute | Kind::Continuous)).collect();
+        if !leaders.is_empty() && kinds[k] != Kind::Fixed {
+            kinds[k] = Kind::Mimic;
+            leader_of[k] = Some(leaders[rng.int(0, leaders.len() - 1)]);
+        }
+    }
+    let branch = n >= 3 && rng.chance(0.4);
+
+    let mut urdf = String::from("<robot name=\"random\">\n");
+    // The base: a short column on the floor.
+    writeln!(urdf, "  <link name=\"l0\"><collision><origin xyz=\"0 0 0.03\"/><geometry><cylinder radius=\"0.06\" length=\"0.06\"/></geometry></collision></link>").unwrap();
+    let mut tips = vec![[0.0, 0.0, 0.1]];
+    let mut variables = Vec::new();
+    for i in 0..n {
+        let link = i + 1;
+        let len = rng.range(0.12, 0.3);
+        let d = rng.unit();
+        // Mostly upwards or outwards, as arms are.
+        let tip = [d[0] * len, d[1] * len, d[2].abs() * len * 0.7 + 0.3 * len];
+        let mut body = String::new();
+        for _ in 0..rng.int(1, 3) {
+            let u = rng.range(0.15, 1.0);
+            let at = [tip[0] * u + rng.range(-0.02, 0.02), tip[1] * u + rng.range(-0.02, 0.02), tip[2] * u + rng.range(-0.02, 0.02)];
+            body.push_str(&collision(rng, at, rng.range(0.025, 0.06)));
+        }
+        writeln!(urdf, "  <link name=\"l{link}\">{body}</link>").unwrap();
+        let parent = if branch && i == n - 1 { rng.int(0, n - 2) } else { i };
+        let ptip = tips[parent];
+        let origin = format!("<origin xyz=\"{}\" rpy=\"{}\"/>", fmt3(ptip), fmt3([rng.range(-0.4, 0.4), rng.range(-0.4, 0.4), rng.range(-3.1, 3.1)]));
+        let axis = if i == 0 && rng.chance(0.7) { [0.0, 0.0, 1.0] } else { rng.unit() };
+        let head = |ty: &str| format!("  <joint name=\"j{link}\" type=\"{ty}\"><parent link=\"l{parent}\"/><child link=\"l{link}\"/>{origin}");
+        let joint = match kinds[i] {
+            Kind::Revolute => {
+                let (lo, hi) = (-rng.range(1.5, 3.0), rng.range(1.5, 3.0));
+                variables.push(Variable { name: format!("j{link}"), lower: lo, upper: hi, prismatic: false });
+                format!("{}<axis xyz=\"{}\"/><limit lower=\"{lo}\" upper=\"{hi}\" effort=\"1\" velocity=\"1\"/></joint>", head("revolute"), fmt3(axis))
+            }
+            Kind::Continuous => {
+                variables.push(Variable { name: format!("j{link}"), lower: -4.0, upper: 4.0, prismatic: false });
+                format!("{}<axis xyz=\"{}\"/></joint>", head("continuous"), fmt3(axis))
+            }
+            Kind::Prismatic => {
+                let (lo, hi) = (-rng.range(0.05, 0.2), rng.range(0.05, 0.25));
+                variables.push(Variable { name: format!("j{link}"), lower: lo, upper: hi, prismatic: true });
+                format!("{}<axis xyz=\"{}\"/><limit lower=\"{lo}\" upper=\"{hi}\" effort=\"1\" velocity=\"1\"/></joint>", head("prismatic"), fmt3(axis))
+            }
+            Kind::Fixed => format!("{}</joint>", head("fixed")),
+            Kind::Mimic => {
+                let leader = leader_of[i].unwrap() + 1;
+                format!(
+                    "{}<axis xyz=\"{}\"/><limit lower=\"-10\" upper=\"10\" effort=\"1\" velocity=\"1\"/><mimic joint=\"j{leader}\" multiplier=\"{}\" offset=\"{}\"/></joint>",
+                    head("revolute"),
+                    fmt3(axis),
+                    rng.range(-1.5, 1.5),
+                    rng.range(-0.3, 0.3)
+                )
+            }
+        };
+        urdf.push_str(&joint);
+        urdf.push('\n');
+        tips.push(tip);
+    }
+    urdf.push_str("</robot>\n");
+    (urdf, variables)
+}
+
+/// 2-4 points; linear, cubic or quintic (sometimes mixed: a point without velocities
+/// makes its segments linear).
+fn random_trajectory(rng: &mut Rng, variables: &[Variable]) -> String {
+    let mut driven: Vec<&Variable> = variables.iter().collect();
+    if driven.len() >= 2 && rng.chance(0.15) {
+        driven.remove(rng.int(0, driven.len() - 1));
+    }
+    let names: Vec<&str> = driven.iter().map(|v| v.name.as_str()).collect();
+    let points = rng.int(2, 4);
+    let degree = [1, 3, 5][rng.int(0, 2)];
+    let mixed = rng.chance(0.15);
+    let mut s = format!("joint_names: [{}]\npoints:\n", names.join(", "));
+    let mut q: Vec<f64> = driven.iter().map(|v| rng.range(v.lower, v.upper)).collect();
+    let mut t = if rng.chance(0.2) { rng.range(0.0, 1.0) } else { 0.0 };
+    for k in 0..points {
+        if k > 0 {
+            for (x, v) in q.iter_mut().zip(&driven) {
+                let step = if v.prismatic { 0.25 } else { 1.3 };
+                *x = (*x + rng.range(-step, step)).clamp(v.lower, v.upper);
+            }
+            t += rng.range(0.4, 2.0);
+        }
+        let edge = k == 0 || k + 1 == points;
+        let zero_ends = rng.chance(0.5);
+        let mut point = format!("  - {{positions: {}", list(&q));
+        if degree >= 3 && !(mixed && k == 1) {
+            let v: Vec<f64> = driven
+                .iter()
+                .map(|v| if edge && zero_ends { 0.0 } else if v.prismatic { rng.range(-0.2, 0.2) } else { rng.range(-1.2, 1.2) })
+                .collect();
+            write!(point, ", velocities: {}", list(&v)).unwrap();
+            if degree == 5 {
+                let a: Vec<f64> = driven.iter().map(|v| if edge && zero_ends { 0.0 } else if v.prismatic { rng.range(-0.5, 0.5) } else { rng.range(-2.5, 2.5) }).collect();
+                write!(point, ", accelerations: {}", list(&a)).unwrap();
+            }
+        }
+        writeln!(point, ", time_from_start: {t}}}").unwrap();
+        s.push_str(&point);
+    }
+    s
+}
+
+/// World points along the motion where link geometry passes (element origins).
+fn path_points(input: &CheckInput, rng: &mut Rng, count: usize) -> Vec<[f64; 3]> {
+    let robot = &input.world.robot;
+    let moving: Vec<(usize, usize)> = robot
+        .links
+        .iter()
+        .enumerate()
+        .skip(1)
+        .flat_map(|(l, link)| (0..link.collision.len()).map(move |k| (l, k)))
+        .filter(|&(l, _)| l != robot.root_link)
+        .collect();
+    (0..count)
+        .map(|_| {
+            let t = rng.range(input.motion.start_time(), input.motion.end_time());
+            let poses = robot.link_poses(&input.motion.positions_at(t));
+            let (l, k) = moving[rng.int(0, moving.len() - 1)];
+            let p = (poses[l] * robot.links[l].collision[k].origin).translation.vector;
+            [p.x, p.y, p.z]
+        })
+        .collect()
+}
+
+/// 3-10 objects, about half of them near where the links pass; sometimes a thin board.
+fn random_scene(rng: &mut Rng, near: &[[f64; 3]]) -> String {
+    let n = rng.int(3, 10);
+    let board = rng.chance(0.35).then(|| rng.int(0, n - 1));
+    let mut s = String::from("objects:\n");
+    for i in 0..n {
+        let size = rng.range(0.03, 0.12);
+        let position = if rng.chance(0.55) && !near.is_empty() {
+            let p = near[rng.int(0, near.len() - 1)];
+            let d = rng.unit();
+            let r = rng.range(0.03, 0.25);
+            [p[0] + d[0] * r, p[1] + d[1] * r, p[2] + d[2] * r]
+        } else {
+            let d = rng.unit();
+            let r = rng.range(0.2, 0.9);
+            [d[0] * r, d[1] * r, (d[2] * r).abs() * 0.8 + 0.05]
+        };
+        let pose = format!("{{position: {}, orientation: {}}}", list(&position), list(&rng.quat()));
+        let shape = if board == Some(i) {
+            format!("type: box\n    dimensions: {}", list(&[rng.range(0.002, 0.005), rng.range(0.2, 0.5), rng.range(0.2, 0.5)]))
+        } else {
+            match rng.int(0, 4) {
+                0 => format!("type: box\n    dimensions: {}", list(&[size * rng.range(0.5, 2.0), size * rng.range(0.5, 2.0), size * rng.range(0.5, 2.0)])),
+                1 => format!("type: sphere\n    dimensions: [{}]", size * 0.6),
+                2 => format!("type: cylinder\n    dimensions: [{}, {}]", size * rng.range(0.8, 3.0), size * rng.range(0.3, 0.8)),
+                3 => format!("type: cone\n    dimensions: [{}, {}]", size * rng.range(0.8, 3.0), size * rng.range(0.3, 1.0)),
+                _ => format!(
+                    "type: mesh\n    mesh: {}\n    scale: {}",
+                    MESHES[rng.int(0, 2)],
+                    list(&[2.0 * size * rng.range(0.6, 1.4), 2.0 * size * rng.range(0.6, 1.4), 2.0 * size * rng.range(0.6, 1.4)])
+                ),
+            }
+        };
+        writeln!(s, "  - id: o{i}\n    {shape}\n    pose: {pose}").unwrap();
+    }
+    s
+}
+
+/// A case: robot, motion, then a scene around the motion. Scenes that touch at the
+/// start are mostly redrawn, so that "in contact at the start" stays a minority.
+fn random_case(seed: u64, dir: &Path) -> (CaseFiles, CheckInput) {
+    let mut rng = Rng::new(seed);
+    loop {
+        let (urdf, variables) = random_robot(&mut rng);
+        let trajectory = random_trajectory(&mut rng, &variables);
+        let bare = build_input(dir, &urdf, "objects: []\n", &trajectory, None);
+        let start_free = StateChecker::new(&bare.world).contacts(&bare.motion.waypoints[0], true).is_empty();
+        if !start_free && rng.chance(0.8) {
+            continue; // the robot touches itself at the start
+        }
+        let near = path_points(&bare, &mut rng, 6);
+        for _ in 0..30 {
+            let scene = random_scene(&mut rng, &near);
+            let input = build_input(dir, &urdf, &scene, &trajectory, None);
+            let touching = !StateChecker::new(&input.world).contacts(&input.motion.waypoints[0], true).is_empty();
+            if touching && rng.chance(0.85) {
+                continue;
+            }
+            return (CaseFiles { urdf, scene, trajectory: trajectory.clone() }, input);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The reference: dense sampling plus bisection with the discrete checker.
+
+fn contacts_at(checker: &mut StateChecker, motion: &JointMotion, t: f64) -> Vec<Pair> {
+    checker.contacts(&motion.positions_at(t), false).into_iter().map(|c| (c.link, c.other)).collect()
+}
+
+fn pair_touches(checker: &mut StateChecker, motion: &JointMotion, pair: Pair, t: f64) -> bool {
+    contacts_at(checker, motion, t).contains(&pair)
+}
+
+/// Touches somewhere in `[t, t + 1e-6]` (probed at t, t + 1e-9, ..., t + 1e-6).
+fn touches_right_after(checker: &mut StateChecker, motion: &JointMotion, pair: Pair, t: f64) -> bool {
+    [0.0, 1e-9, 1e-8, 1e-7, 1e-6].iter().any(|h| pair_touches(checker, motion, pair, t + h))
+}
+
+#[derive(Default)]
+struct Reference {
+    /// Every colliding sample: time and pairs.
+    colliding: Vec<(f64, Vec<Pair>)>,
+    samples: usize,
+    /// First colliding sample.
+    t_sample: Option<f64>,
+    /// First time of contact (bisection), the pairs touching there, whether at the start.
+    t_ref: Option<f64>,
+    ref_pairs: Vec<Pair>,
+    at_start: bool,
+    /// Free just before `t_ref` and a reference pair in contact just after (see
+    /// `is_transversal`).
+    transversal: bool,
+}
+
+/// Transversal: the contact at `t_ref` is robust in time, so that the first time of
+/// contact is well-conditioned and both methods must agree on it: nothing touches at
+/// `t_ref - h` and one of the pairs touching at `t_ref` still touches at `t_ref + h`,
+/// for h = 1e-6, 1e-5, 1e-4 s (a grazing contact that opens and closes within 0.1 ms, or
+/// a touch that the bisection found as the end of an earlier contact, is not).
+fn is_transversal(checker: &mut StateChecker, motion: &JointMotion, t_ref: f64, pairs: &[Pair]) -> bool {
+    [1e-6, 1e-5, 1e-4].iter().all(|&h| {
+        contacts_at(checker, motion, t_ref - h).is_empty() && {
+            let after = contacts_at(checker, motion, t_ref + h);
+            pairs.iter().any(|p| after.contains(p))
+        }
+    })
+}
+
+fn sample_times(motion: &JointMotion, min_per_segment: usize, max_per_segment: usize) -> Vec<f64> {
+    let mut times = vec![motion.start_time()];
+    for seg in &motion.segments {
+        let n = step_count(seg, 1e-3).clamp(min_per_segment, max_per_segment);
+        times.extend((1..=n).map(|i| if i == n { seg.start_time + seg.duration } else { seg.start_time + seg.duration * i as f64 / n as f64 }));
+    }
+    times
+}
+
+fn reference(world: &CollisionWorld, motion: &JointMotion, min_per_segment: usize, max_per_segment: usize) -> Reference {
+    let mut checker = StateChecker::new(world);
+    let times = sample_times(motion, min_per_segment, max_per_segment);
+    let mut r = Reference { samples: times.len(), ..Reference::default() };
+    for (i, &t) in times.iter().enumerate() {
+        let pairs = contacts_at(&mut checker, motion, t);
+        if pairs.is_empty() {
+            continue;
+        }
+        if r.t_sample.is_none() {
+            r.t_sample = Some(t);
+            if i == 0 {
+                r.at_start = true;
+                r.t_ref = Some(t);
+                r.ref_pairs = pairs.clone();
+            } else {
+                let (mut lo, mut hi) = (times[i - 1], t);
+                for _ in 0..60 {
+                    let mid = 0.5 * (lo + hi);
+                    if mid <= lo || mid >= hi {
+                        break;
+                    }
+                    if contacts_at(&mut checker, motion, mid).is_empty() { lo = mid } else { hi = mid }
+                }
+                r.t_ref = Some(hi);
+                r.ref_pairs = contacts_at(&mut checker, motion, hi);
+                r.transversal = is_transversal(&mut checker, motion, hi, &r.ref_pairs);
+            }
+        }
+        r.colliding.push((t, pairs));
+    }
+    r
+}
+
+// ---------------------------------------------------------------------------------------
+// The properties.
+
+#[derive(Default)]
+struct Tally {
+    cases: usize,
+    colliding: usize,
+    free: usize,
+    at_start: usize,
+    transversal_compared: usize,
+    max_toc_error: f64,
+    worst_case: Option<u64>,
+    pipeline_only: usize,
+    pipeline_earlier: usize,
+    events: usize,
+    samples: usize,
+    mesh_pairs: usize,
+    pipeline_seconds: f64,
+    first_only_seconds: f64,
+    reference_seconds: f64,
+    failures: Vec<(u64, String)>,
+}
+
+impl Tally {
+    fn merge(&mut self, o: Tally) {
+        self.cases += o.cases;
+        self.colliding += o.colliding;
+        self.free += o.free;
+        self.at_start += o.at_start;
+        self.transversal_compared += o.transversal_compared;
+        if o.max_toc_error > self.max_toc_error {
+            self.max_toc_error = o.max_toc_error;
+            self.worst_case = o.worst_case;
+        }
+        self.pipeline_only += o.pipeline_only;
+        self.pipeline_earlier += o.pipeline_earlier;
+        self.events += o.events;
+        self.samples += o.samples;
+        self.mesh_pairs += o.mesh_pairs;
+        self.pipeline_seconds += o.pipeline_seconds;
+        self.first_only_seconds += o.first_only_seconds;
+        self.reference_seconds += o.reference_seconds;
+        self.failures.extend(o.failures);
+    }
+}
+
+fn pair_name(world: &CollisionWorld, (link, other): Pair) -> String {
+    format!("{}-{}", world.body_name(Body::Link(link)), world.body_name(other))
+}
+
+/// Checks the pipeline's events against the reference; returns the failures.
+fn check_events(input: &CheckInput, full: &PipelineResult, first: &PipelineResult, r: &Reference, tally: &mut Tally, seed: u64) -> Vec<String> {
+    let (world, motion) = (&input.world, &input.motion);
+    let mut checker = StateChecker::new(world);
+    let mut failures = Vec::new();
+    let name = |p: Pair| pair_name(world, p);
+    let mut events: HashMap<Pair, Vec<(f64, Option<f64>)>> = HashMap::new();
+    for c in &full.contacts {
+        events.entry((c.link, c.other)).or_default().push((c.time_of_contact, c.time_of_separation));
+    }
+    tally.events += full.contacts.len();
+
+    // Every reported event is real, lies in its segment, and ends where the pair is free.
+    for c in &full.contacts {
+        let pair = (c.link, c.other);
+        if !world.is_checked(Body::Link(c.link), c.other) {
+            failures.push(format!("event of unchecked pair {}", name(pair)));
+        }
+        if !touches_right_after(&mut checker, motion, pair, c.time_of_contact) {
+            failures.push(format!("event {} at {} is not a contact (free on [toc, toc + 1e-6])", name(pair), c.time_of_contact));
+        }
+        let seg = &motion.segments[c.segment];
+        if c.time_of_contact < seg.start_time - 1e-12 || c.time_of_contact > seg.start_time + seg.duration + 1e-12 {
+            failures.push(format!("event {} at {} is not in its segment {}", name(pair), c.time_of_contact, c.segment));
+        }
+        if let Some(tos) = c.time_of_separation {
+            if tos < c.time_of_contact || pair_touches(&mut checker, motion, pair, tos) {
+                failures.push(format!("event {} [{}, {tos}]: still touching at its separation", name(pair), c.time_of_contact));
+            }
+        }
+        if let Some(n) = c.normal
+            && ((n.norm() - 1.0).abs() > 1e-9 || !n.iter().all(|x| x.is_finite()))
+        {
+            failures.push(format!("event {} normal {n:?} is not unit", name(pair)));
+        }
+    }
+    // Events of one pair do not overlap.
+    for (pair, list) in &events {
+        for w in list.windows(2) {
+            match w[0].1 {
+                Some(tos) if w[1].0 >= tos - 1e-12 => {}
+                _ => failures.push(format!("events of {} overlap: {:?}", name(*pair), list)),
+            }
+        }
+    }
+    // Every colliding sample lies in an event of its pair; every pair's first event is
+    // no later than its first colliding sample.
+    let mut first_sample: HashMap<Pair, f64> = HashMap::new();
+    let mut uncovered = 0;
+    for (t, pairs) in &r.colliding {
+        for &p in pairs {
+            first_sample.entry(p).or_insert(*t);
+            let covered = events.get(&p).is_some_and(|l| l.iter().any(|&(a, b)| a <= t + 1e-9 && b.is_none_or(|b| b >= t - 1e-9)));
+            if !covered {
+                uncovered += 1;
+                if uncovered <= 3 {
+                    failures.push(format!("sample at {t}: {} collides, and no event of the pair covers it (events {:?})", name(p), events.get(&p)));
+                }
+            }
+        }
+    }
+    for (&p, &t) in &first_sample {
+        let first_event = events.get(&p).map(|l| l[0].0);
+        if first_event.is_none_or(|toc| toc > t + 1e-9) {
+            failures.push(format!("{} first collides at sample {t}; the pipeline's first event of the pair: {first_event:?}", name(p)));
+        }
+    }
+    // The first time of contact.
+    let toc = full.contacts.first().map(|c| c.time_of_contact);
+    match (r.t_sample, toc) {
+        (Some(ts), None) => failures.push(format!("sampling collides at {ts} ({:?}); the pipeline says free", r.ref_pairs.iter().map(|&p| name(p)).collect::<Vec<_>>())),
+        (Some(ts), Some(toc)) if toc > ts + 1e-9 => failures.push(format!("first contact at {toc}, after the first colliding sample {ts}")),
+        (None, Some(_)) => tally.pipeline_only += 1,
+        _ => {}
+    }
+    if r.at_start {
+        tally.at_start += 1;
+        let at_start: Vec<Pair> = full.contacts.iter().filter(|c| c.time_of_contact == motion.start_time()).map(|c| (c.link, c.other)).collect();
+        for p in &r.ref_pairs {
+            if !at_start.contains(p) {
+                failures.push(format!("{} touches at the start {}; not reported there (got {at_start:?})", name(*p), motion.start_time()));
+            }
+        }
+    }
+    if let (true, Some(t_ref), Some(toc)) = (r.transversal, r.t_ref, toc) {
+        if toc < t_ref - 1e-6 {
+            // Earlier than sampling: allowed only as a real contact (checked above).
+            tally.pipeline_earlier += 1;
+        } else {
+            tally.transversal_compared += 1;
+            let e = (toc - t_ref).abs();
+            if e > tally.max_toc_error {
+                tally.max_toc_error = e;
+                tally.worst_case = Some(seed);
+            }
+            if e > 1e-6 {
+                failures.push(format!("transversal first contact: pipeline {toc}, reference {t_ref} (|diff| {e:e})"));
+            }
+        }
+    } else if let (Some(ts), Some(toc)) = (r.t_sample, toc)
+        && !r.at_start
+        && r.t_ref.is_some_and(|t_ref| toc < t_ref - 1e-6)
+        && toc <= ts
+    {
+        tally.pipeline_earlier += 1;
+    }
+    // first_only: exactly one contact when there is any, the earliest.
+    match (first.contacts.len(), full.contacts.first()) {
+        (0, None) => {}
+        (1, Some(f)) => {
+            let c = &first.contacts[0];
+            if (c.time_of_contact - f.time_of_contact).abs() > 1e-6 {
+                failures.push(format!("first_only contact at {} ({}), the full run's first at {} ({})", c.time_of_contact, name((c.link, c.other)), f.time_of_contact, name((f.link, f.other))));
+            }
+            if !touches_right_after(&mut checker, motion, (c.link, c.other), c.time_of_contact) {
+                failures.push(format!("first_only contact {} at {} is not a contact", name((c.link, c.other)), c.time_of_contact));
+            }
+        }
+        (n, f) => failures.push(format!("first_only gives {n} contacts; the full run's first: {:?}", f.map(|f| f.time_of_contact))),
+    }
+    failures
+}
+
+fn has_mesh_pair(world: &CollisionWorld) -> bool {
+    use ccd_guard::shape::Shape;
+    let meshes = world.elements.iter().filter(|e| matches!(e.shape, Shape::TriMesh(_))).count();
+    meshes >= 2
+}
+
+fn run_case(seed: u64, dir: &Path, dense: (usize, usize), tally: &mut Tally) {
+    let (files, input) = random_case(seed, dir);
+    let started = Instant::now();
+    let full = run_pipeline(&input.world, &input.motion, &PipelineOptions::default());
+    tally.pipeline_seconds += started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let first = run_pipeline(&input.world, &input.motion, &PipelineOptions { first_only: true, ..PipelineOptions::default() });
+    tally.first_only_seconds += started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let r = reference(&input.world, &input.motion, dense.0, dense.1);
+    tally.reference_seconds += started.elapsed().as_secs_f64();
+    tally.cases += 1;
+    tally.samples += r.samples;
+    tally.mesh_pairs += has_mesh_pair(&input.world) as usize;
+    if r.t_sample.is_some() {
+        tally.colliding += 1;
+    } else {
+        tally.free += 1;
+    }
+    let failures = check_events(&input, &full, &first, &r, tally, seed);
+    if !failures.is_empty() {
+        let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("pipeline_properties/case_{seed}"));
+        std::fs::create_dir_all(&out).unwrap();
+        write_meshes(&out);
+        std::fs::write(out.join("robot.urdf"), &files.urdf).unwrap();
+        std::fs::write(out.join("scene.yaml"), &files.scene).unwrap();
+        std::fs::write(out.join("trajectory.yaml"), &files.trajectory).unwrap();
+        let contacts: Vec<String> = full
+            .contacts
+            .iter()
+            .map(|c| format!("{} [{}, {:?}] seg {}", pair_name(&input.world, (c.link, c.other)), c.time_of_contact, c.time_of_separation, c.segment))
+            .collect();
+        let text = format!(
+            "case seed {seed} (files in {}):\n  {}\n  pipeline events: {contacts:?}\n  reference: first sample {:?}, t_ref {:?}, transversal {}",
+            out.display(),
+            failures.join("\n  "),
+            r.t_sample,
+            r.t_ref,
+            r.transversal
+        );
+        tally.failures.push((seed, text));
+    }
+}
+
+#[test]
+fn random_worlds_against_dense_sampling() {
+    let cases: usize = std::env::var("PIPELINE_PROPS_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(if cfg!(debug_assertions) { 16 } else { 240 });
+    // Samples per segment: at least this many, else one per 1e-3 rad of joint travel.
+    let dense = if cfg!(debug_assertions) { (400, 1500) } else { (2000, 5000) };
+    let only: Option<u64> = std::env::var("PIPELINE_PROPS_SEED").ok().and_then(|v| v.parse().ok());
+    let seeds: Vec<u64> = match only {
+        Some(s) => vec![s],
+        None => (0..cases as u64).map(|i| splitmix(0x002_ccd_5eed ^ i)).collect(),
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    write_meshes(tmp.path());
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
+    let started = Instant::now();
+    let mut tally = Tally::default();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|k| {
+                let (seeds, dir) = (&seeds, tmp.path());
+                scope.spawn(move || {
+                    let mut t = Tally::default();
+                    for &seed in seeds.iter().skip(k).step_by(threads) {
+                        run_case(seed, dir, dense, &mut t);
+                    }
+                    t
+                })
+            })
+            .collect();
+        for h in handles {
+            tally.merge(h.join().unwrap());
+        }
+    });
+    println!(
+        "pipeline properties: {} cases ({} with >= 2 mesh elements), {} colliding ({} at the start), {} free; {} events; \
+         {} transversal first contacts compared, max |toc - t_ref| = {:e} s (case {:?}); \
+         pipeline found contacts sampling missed in {} free-by-sampling cases and earlier than sampling in {} cases; \
+         {} samples; pipeline {:.2} s, first_only {:.2} s, reference {:.2} s, wall {:.2} s on {threads} threads",
+        tally.cases,
+        tally.mesh_pairs,
+        tally.colliding,
+        tally.at_start,
+        tally.free,
+        tally.events,
+        tally.transversal_compared,
+        tally.max_toc_error,
+        tally.worst_case,
+        tally.pipeline_only,
+        tally.pipeline_earlier,
+        tally.samples,
+        tally.pipeline_seconds,
+        tally.first_only_seconds,
+        tally.reference_seconds,
+        started.elapsed().as_secs_f64()
+    );
+    if !tally.failures.is_empty() {
+        tally.failures.sort_by_key(|f| f.0);
+        let shown: Vec<&str> = tally.failures.iter().take(5).map(|f| f.1.as_str()).collect();
+        panic!("{} of {} cases fail:\n{}", tally.failures.len(), tally.cases, shown.join("\n"));
+    }
+    if only.is_none() {
+        let (colliding, free) = (tally.colliding as f64 / tally.cases as f64, tally.free as f64 / tally.cases as f64);
+        let least = if cfg!(debug_assertions) { 0.15 } else { 0.3 };
+        assert!(colliding >= least && free >= least, "unhealthy mix: {colliding:.2} colliding, {free:.2} free");
+        assert!(tally.transversal_compared * 4 >= tally.colliding, "too few transversal contacts compared");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Hand-made cases with closed-form answers.
+
+fn mesh_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write_meshes(dir.path());
+    dir
+}
+
+fn slider_robot(geometry: &str, origin_rpy: [f64; 3]) -> String {
+    format!(
+        r#"<robot name="slider">
+  <link name="base"/>
+  <link name="body"><collision><origin xyz="0 0 0" rpy="{}"/><geometry>{geometry}</geometry></collision></link>
+  <joint name="x" type="prismatic"><parent link="base"/><child link="body"/><axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>"#,
+        fmt3(origin_rpy)
+    )
+}
+
+fn run(input: &CheckInput) -> PipelineResult {
+    run_pipeline(&input.world, &input.motion, &PipelineOptions::default())
+}
+
+fn run_first_only(input: &CheckInput) -> PipelineResult {
+    run_pipeline(&input.world, &input.motion, &PipelineOptions { first_only: true, ..PipelineOptions::default() })
+}
+
+const BOARD: &str = "objects:\n  - id: board\n    type: box\n    dimensions: [0.002, 0.4, 0.4]\n    pose: {position: [0.2, 0, 0]}\n";
+/// x: -0.5 -> 0.5 over [0, 1], then 0.5 -> 0.6 over [1, 2]; both waypoints free.
+const ACROSS: &str = "joint_names: [x]\npoints:\n  - {positions: [-0.5], time_from_start: 0}\n  - {positions: [0.5], time_from_start: 1}\n  - {positions: [0.6], time_from_start: 2}\n";
+
+/// A body whose extent along +x (from its centre) is `lead` and along -x is `trail`
+/// crosses the board's faces x = 0.199 and 0.201: contact when x + lead = 0.199,
+/// separation when x - trail = 0.201, with x = -0.5 + t.
+fn assert_crosses_board(input: &CheckInput, lead: f64, trail: f64, what: &str) {
+    let mut checker = StateChecker::new(&input.world);
+    for q in &input.motion.waypoints {
+        assert!(checker.contacts(q, false).is_empty(), "{what}: waypoints must be free");
+    }
+    let result = run(input);
+    assert_eq!(result.contacts.len(), 1, "{what}: {:?}", result.contacts);
+    let c = &result.contacts[0];
+    let (toc, tos) = (0.199 - lead + 0.5, 0.201 + trail + 0.5);
+    assert!((c.time_of_contact - toc).abs() < 1e-6, "{what}: toc {} expected {toc}", c.time_of_contact);
+    assert!((c.time_of_separation.unwrap() - tos).abs() < 1e-6, "{what}: tos {:?} expected {tos}", c.time_of_separation);
+    assert_eq!((c.link, c.other, c.segment), (1, Body::Obstacle(0), 0), "{what}");
+    assert!((c.point.x - 0.199).abs() < 1e-4, "{what}: point {:?}", c.point);
+    if let Some(n) = c.normal {
+        assert!(n.x < -0.99, "{what}: normal {n:?} should point from the board to the link (-x)");
+    }
+    let first = run_first_only(input);
+    assert_eq!(first.contacts.len(), 1);
+    assert!((first.contacts[0].time_of_contact - toc).abs() < 1e-6, "{what}: first_only toc {}", first.contacts[0].time_of_contact);
+}
+
+#[test]
+fn ball_and_meshes_cross_a_2mm_board_between_free_waypoints() {
+    let dir = mesh_dir();
+    let ball = build_input(dir.path(), &slider_robot("<sphere radius=\"0.05\"/>", [0.0; 3]), BOARD, ACROSS, None);
+    assert_crosses_board(&ball, 0.05, 0.05, "sphere");
+    // A cube mesh, faces parallel to the board (every vertex of the face at once).
+    let cube = build_input(dir.path(), &slider_robot("<mesh filename=\"cube.obj\" scale=\"0.1 0.1 0.1\"/>", [0.0; 3]), BOARD, ACROSS, None);
+    assert_crosses_board(&cube, 0.05, 0.05, "cube mesh");
+    // A turned icosahedron from STL: one vertex leads. Its extents from the loaded vertices.
+    let rpy = [0.3, 0.2, 0.5];
+    let rotation = ccd_guard::math::UnitQuaternion::from_euler_angles(rpy[0], rpy[1], rpy[2]);
+    let xs: Vec<f64> = icosahedron_mesh().0.iter().map(|v| (rotation * ccd_guard::math::Vector3::from(v.map(as_loaded)) * 0.2).x).collect();
+    let (lead, trail) = (xs.iter().copied().fold(f64::MIN, f64::max), -xs.iter().copied().fold(f64::MAX, f64::min));
+    let ico = build_input(dir.path(), &slider_robot("<mesh filename=\"icosahedron.stl\" scale=\"0.2 0.2 0.2\"/>", rpy), BOARD, ACROSS, None);
+    assert_crosses_board(&ico, lead, trail, "icosahedron mesh");
+    // A capsule lying along y, and a cylinder turned so its rim leads.
+    let capsule = build_input(dir.path(), &slider_robot("<capsule radius=\"0.03\" length=\"0.1\"/>", [1.5707963267948966, 0.0, 0.0]), BOARD, ACROSS, None);
+    assert_crosses_board(&capsule, 0.03, 0.03, "capsule");
+    let tilt: f64 = 0.4;
+    let (r, h) = (0.04, 0.03); // radius, half length
+    let extent = r * tilt.cos() + h * tilt.sin();
+    let cylinder = build_input(dir.path(), &slider_robot("<cylinder radius=\"0.04\" length=\"0.06\"/>", [0.0, tilt, 0.0]), BOARD, ACROSS, None);
+    assert_crosses_board(&cylinder, extent, extent, "tilted cylinder");
+}
+
+/// A box 0.2 x 0.1 x 0.05 turning about z at its centre: its vertical edges sweep the
+/// circle of radius R = sqrt(0.1^2 + 0.05^2); a ball of radius 0.03 stands at
+/// (R + 0.03 + gap, 0, 0).
+fn turning_box(gap: f64) -> (CheckInput, f64) {
+    let dir = mesh_dir();
+    let urdf = r#"<robot name="turner">
+  <link name="base"/>
+  <link name="paddle"><collision><geometry><box size="0.2 0.1 0.05"/></geometry></collision></link>
+  <joint name="q" type="revolute"><parent link="base"/><child link="paddle"/><axis xyz="0 0 1"/><limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
+</robot>"#;
+    let big_r = (0.1f64 * 0.1 + 0.05 * 0.05).sqrt();
+    let x = big_r + 0.03 + gap;
+    let scene = format!("objects:\n  - id: ball\n    type: sphere\n    dimensions: [0.03]\n    pose: {{position: [{x}, 0, 0]}}\n");
+    // q: -1 -> 1 over [0, 1].
+    let traj = "joint_names: [q]\npoints:\n  - {positions: [-1.0], time_from_start: 0}\n  - {positions: [1.0], time_from_start: 1}\n";
+    (build_input(dir.path(), urdf, &scene, traj, None), x)
+}
+
+#[test]
+fn turning_box_edge_passes_an_obstacle_at_a_tenth_of_a_millimetre() {
+    let (input, _) = turning_box(1e-4);
+    let r = reference(&input.world, &input.motion, 5000, 5000);
+    assert!(r.t_sample.is_none());
+    let result = run(&input);
+    assert!(result.contacts.is_empty(), "{:?}", result.contacts);
+    // And 1e-6 m.
+    let (input, _) = turning_box(1e-6);
+    assert!(run(&input).contacts.is_empty());
+}
+
+#[test]
+fn turning_box_edge_hits_an_obstacle_a_millimetre_deep() {
+    let (input, x) = turning_box(-1e-3);
+    // The edge (radius R, at angle atan2(0.05, 0.1) + q in the box) meets the ball when
+    // |R e^{i phi} - x| = 0.03, i.e. cos phi = (R^2 + x^2 - 0.03^2) / (2 R x), coming
+    // from below: q = -phi - atan2(0.05, 0.1), t = (q + 1) / 2.
+    let big_r = (0.1f64 * 0.1 + 0.05 * 0.05).sqrt();
+    let phi = ((big_r * big_r + x * x - 0.03 * 0.03) / (2.0 * big_r * x)).acos();
+    let toc = (-phi - 0.05f64.atan2(0.1) + 1.0) / 2.0;
+    let result = run(&input);
+    assert!(!result.contacts.is_empty());
+    let c = &result.contacts[0];
+    assert!((c.time_of_contact - toc).abs() < 1e-6, "toc {} expected {toc}", c.time_of_contact);
+    let r = reference(&input.world, &input.motion, 5000, 5000);
+    assert!(r.transversal && (r.t_ref.unwrap() - toc).abs() < 1e-9, "reference {:?}", r.t_ref);
+    // The box leaves the ball before the next edge (its other corner at angle -atan2)
+    // comes: two events, the second entering at q = -phi + atan2(0.05, 0.1)... by symmetry
+    // the second event's entry is where the opposite-side edge reaches -phi.
+    let toc2 = (-phi + 0.05f64.atan2(0.1) + 1.0) / 2.0;
+    assert_eq!(result.contacts.len(), 2, "{:?}", result.contacts);
+    assert!((result.contacts[1].time_of_contact - toc2).abs() < 1e-6, "second toc {} expected {toc2}", result.contacts[1].time_of_contact);
+}
+
+#[test]
+fn contact_at_the_start_then_separation_and_reentry() {
+    let dir = mesh_dir();
+    let urdf = slider_robot("<sphere radius=\"0.05\"/>", [0.0; 3]);
+    // A block spanning x in [0.03, 0.13]; the ball starts at x = 0, overlapping it.
+    let scene = "objects:\n  - id: block\n    type: box\n    dimensions: [0.1, 0.3, 0.3]\n    pose: {position: [0.08, 0, 0]}\n";
+    // x: 0 -> -0.3 over [0.5, 1.5], then -0.3 -> 0.3 over [1.5, 2.5].
+    let traj = "joint_names: [x]\npoints:\n  - {positions: [0.0], time_from_start: 0.5}\n  - {positions: [-0.3], time_from_start: 1.5}\n  - {positions: [0.3], time_from_start: 2.5}\n";
+    let input = build_input(dir.path(), &urdf, scene, traj, None);
+    let result = run(&input);
+    let events: Vec<(f64, Option<f64>, usize)> = result.contacts.iter().map(|c| (c.time_of_contact, c.time_of_separation, c.segment)).collect();
+    assert_eq!(events.len(), 2, "{events:?}");
+    // At the start exactly, until x + 0.05 = 0.03.
+    assert_eq!(events[0].0, 0.5);
+    assert_eq!(events[0].2, 0);
+    assert!((events[0].1.unwrap() - (0.5 + 0.02 / 0.3)).abs() < 1e-6, "{events:?}");
+    // Back in when x = -0.02, out when x - 0.05 = 0.13.
+    assert!((events[1].0 - (1.5 + 0.28 / 0.6)).abs() < 1e-6, "{events:?}");
+    assert!((events[1].1.unwrap() - 2.3).abs() < 1e-6, "{events:?}");
+    assert_eq!(events[1].2, 1);
+    let first = run_first_only(&input);
+    assert_eq!(first.contacts.len(), 1);
+    assert_eq!(first.contacts[0].time_of_contact, 0.5);
+}
+
+/// A cube mesh on a slider and a mesh post on a fixed joint, both children of a base
+/// whose only geometry is far below: the slider's cube (half 0.05) meets the post's
+/// leading feature at x = 0.4 - `reach`, with x = 0.5 t.
+fn self_collision_robot(post: &str) -> String {
+    format!(
+        r#"<robot name="pair">
+  <link name="base"><collision><origin xyz="0 0 -0.5"/><geometry><sphere radius="0.03"/></geometry></collision></link>
+  <link name="slider"><collision><geometry><mesh filename="cube.obj" scale="0.1 0.1 0.1"/></geometry></collision></link>
+  <link name="post">{post}</link>
+  <joint name="x" type="prismatic"><parent link="base"/><child link="slider"/><axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="mount" type="fixed"><parent link="base"/><child link="post"/><origin xyz="0.4 0 0"/></joint>
+</robot>"#
+    )
+}
+
+const SLIDE: &str = "joint_names: [x]\npoints:\n  - {positions: [0.0], time_from_start: 0}\n  - {positions: [0.5], time_from_start: 1}\n";
+
+#[test]
+fn mesh_mesh_self_collision_and_disabled_pairs() {
+    let dir = mesh_dir();
+    let posts = [
+        // Octahedron vertex first (vertex-face).
+        ("<collision><geometry><mesh filename=\"octahedron.obj\" scale=\"0.1 0.1 0.1\"/></geometry></collision>", 0.05),
+        // Cube turned 45 degrees about z: a vertical edge first (edge-face).
+        ("<collision><origin rpy=\"0 0 0.7853981633974483\"/><geometry><mesh filename=\"cube.obj\" scale=\"0.1 0.1 0.1\"/></geometry></collision>", 0.05 * 2f64.sqrt()),
+        // Cube turned about z and y: one vertex first.
+        ("<collision><origin rpy=\"0 0.6154797086703874 0.7853981633974483\"/><geometry><mesh filename=\"cube.obj\" scale=\"0.1 0.1 0.1\"/></geometry></collision>", 0.05 * 3f64.sqrt()),
+    ];
+    for (post, reach) in posts {
+        let urdf = self_collision_robot(post);
+        let toc = (0.4 - reach - 0.05) / 0.5;
+        // Without an SRDF: slider and post are not adjacent (the base has geometry).
+        let input = build_input(dir.path(), &urdf, "objects: []\n", SLIDE, None);
+        let (slider, post_link) = (input.world.robot.link_named("slider").unwrap(), input.world.robot.link_named("post").unwrap());
+        let result = run(&input);
+        assert_eq!(result.contacts.len(), 1, "{post}: {:?}", result.contacts);
+        let c = &result.contacts[0];
+        assert_eq!((c.link, c.other), (slider.min(post_link), Body::Link(slider.max(post_link))));
+        assert!((c.time_of_contact - toc).abs() < 1e-6, "{post}: toc {} expected {toc}", c.time_of_contact);
+        assert_eq!(c.time_of_separation, None, "still in contact at the end");
+        let r = reference(&input.world, &input.motion, 5000, 5000);
+        assert!((r.t_ref.unwrap() - c.time_of_contact).abs() < 1e-6, "reference {:?}", r.t_ref);
+        // Disabled by an SRDF-like pair: nothing (the SRDF replaces the adjacency rule,
+        // and the base's ball is far from both).
+        let disabled = [DisabledPair { link1: "post".into(), link2: "slider".into(), reason: Some("Never".into()) }];
+        let input = build_input(dir.path(), &urdf, "objects: []\n", SLIDE, Some(&disabled));
+        assert!(run(&input).contacts.is_empty());
+        // Disabling another pair keeps this one.
+        let other = [DisabledPair { link1: "base".into(), link2: "post".into(), reason: None }];
+        let input = build_input(dir.path(), &urdf, "objects: []\n", SLIDE, Some(&other));
+        let result = run(&input);
+        assert_eq!(result.contacts.len(), 1);
+        assert!((result.contacts[0].time_of_contact - toc).abs() < 1e-6);
+    }
+}
+
+#[test]
+fn first_only_gives_exactly_the_earliest_contact() {
+    let dir = mesh_dir();
+    let urdf = r#"<robot name="two">
+  <link name="base"/>
+  <link name="body"><collision><geometry><sphere radius="0.05"/></geometry></collision>
+    <collision><origin xyz="0 0.3 0"/><geometry><mesh filename="icosahedron.stl" scale="0.1 0.1 0.1"/></geometry></collision></link>
+  <link name="arm"><collision><origin xyz="0 -0.3 0"/><geometry><box size="0.05 0.05 0.05"/></geometry></collision></link>
+  <joint name="x" type="prismatic"><parent link="base"/><child link="body"/><axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="fix" type="fixed"><parent link="body"/><child link="arm"/></joint>
+</robot>"#;
+    // The later obstacles first in the file, so index order is not time order.
+    let scene = "objects:\n  \
+                 - {id: far_board, type: box, dimensions: [0.003, 0.2, 0.2], pose: {position: [0.35, 0, 0]}}\n  \
+                 - {id: cone, type: cone, dimensions: [0.1, 0.04], pose: {position: [0.3, -0.3, 0]}}\n  \
+                 - {id: near_board, type: box, dimensions: [0.003, 0.2, 0.2], pose: {position: [0.2, 0.3, 0]}}\n";
+    let input = build_input(dir.path(), urdf, scene, ACROSS, None);
+    let full = run(&input);
+    assert!(full.contacts.len() >= 3, "{:?}", full.contacts);
+    assert!(full.contacts.windows(2).all(|w| w[0].time_of_contact <= w[1].time_of_contact));
+    let first = run_first_only(&input);
+    assert_eq!(first.contacts.len(), 1, "{:?}", first.contacts);
+    let (f, c) = (&full.contacts[0], &first.contacts[0]);
+    assert_eq!((c.link, c.other), (f.link, f.other));
+    assert_eq!(input.world.body_name(c.other), "near_board");
+    assert!((c.time_of_contact - f.time_of_contact).abs() < 1e-9);
+    // The icosahedron (circumradius 0.05) meets the near board's face x = 0.1985 when its
+    // leading vertex does: one lies on the x axis at 0.05 * 0.5257 / 0.5...
+    let lead = icosahedron_mesh().0.iter().map(|v| as_loaded(v[0]) * 0.1).fold(f64::MIN, f64::max);
+    let toc = 0.1985 - lead + 0.5;
+    assert!((c.time_of_contact - toc).abs() < 1e-6, "toc {} expected {toc}", c.time_of_contact);
+    // Self-collision counts as well: in contact at the start, first_only gives that one.
+    let r = reference(&input.world, &input.motion, 3000, 3000);
+    assert!((r.t_ref.unwrap() - f.time_of_contact).abs() < 1e-6);
+}
