@@ -368,7 +368,6 @@ fn path_points(input: &CheckInput, rng: &mut Rng, count: usize) -> Vec<[f64; 3]>
         .links
         .iter()
         .enumerate()
-        .skip(1)
         .flat_map(|(l, link)| (0..link.collision.len()).map(move |k| (l, k)))
         .filter(|&(l, _)| l != robot.root_link)
         .collect();
@@ -951,9 +950,9 @@ fn turning_box_edge_hits_an_obstacle_a_millimetre_deep() {
     assert!((c.time_of_contact - toc).abs() < 1e-6, "toc {} expected {toc}", c.time_of_contact);
     let r = reference(&input.world, &input.motion, 5000, 5000);
     assert!(r.transversal && (r.t_ref.unwrap() - toc).abs() < 1e-9, "reference {:?}", r.t_ref);
-    // The box leaves the ball before the next edge (its other corner at angle -atan2)
-    // comes: two events, the second entering at q = -phi + atan2(0.05, 0.1)... by symmetry
-    // the second event's entry is where the opposite-side edge reaches -phi.
+    // The edge leaves the ball (the face between the edges stays 0.1 from the axis,
+    // farther than the ball's 0.1108), then the next edge, at angle -atan2(0.05, 0.1) + q,
+    // comes: a second event from q = -phi + atan2(0.05, 0.1).
     let toc2 = (-phi + 0.05f64.atan2(0.1) + 1.0) / 2.0;
     assert_eq!(result.contacts.len(), 2, "{:?}", result.contacts);
     assert!((result.contacts[1].time_of_contact - toc2).abs() < 1e-6, "second toc {} expected {toc2}", result.contacts[1].time_of_contact);
@@ -1004,15 +1003,24 @@ const SLIDE: &str = "joint_names: [x]\npoints:\n  - {positions: [0.0], time_from
 #[test]
 fn mesh_mesh_self_collision_and_disabled_pairs() {
     let dir = mesh_dir();
+    // How far the post's mesh reaches towards -x from its centre.
+    let reach = |mesh: &(Vec<[f64; 3]>, Vec<[usize; 3]>), rpy: [f64; 3]| {
+        let rotation = ccd_guard::math::UnitQuaternion::from_euler_angles(rpy[0], rpy[1], rpy[2]);
+        mesh.0.iter().map(|v| -(rotation * ccd_guard::math::Vector3::from(v.map(as_loaded)) * 0.1).x).fold(f64::MIN, f64::max)
+    };
     let posts = [
         // Octahedron vertex first (vertex-face).
-        ("<collision><geometry><mesh filename=\"octahedron.obj\" scale=\"0.1 0.1 0.1\"/></geometry></collision>", 0.05),
-        // Cube turned 45 degrees about z: a vertical edge first (edge-face).
-        ("<collision><origin rpy=\"0 0 0.7853981633974483\"/><geometry><mesh filename=\"cube.obj\" scale=\"0.1 0.1 0.1\"/></geometry></collision>", 0.05 * 2f64.sqrt()),
-        // Cube turned about z and y: one vertex first.
-        ("<collision><origin rpy=\"0 0.6154797086703874 0.7853981633974483\"/><geometry><mesh filename=\"cube.obj\" scale=\"0.1 0.1 0.1\"/></geometry></collision>", 0.05 * 3f64.sqrt()),
+        ("octahedron.obj", [0.0, 0.0, 0.0], reach(&octahedron_mesh(), [0.0; 3])),
+        // Cube turned 45 degrees about z: a vertical edge first (edge-face, parallel).
+        ("cube.obj", [0.0, 0.0, std::f64::consts::FRAC_PI_4], 0.05 * 2f64.sqrt()),
+        // Cube turned generically: one vertex first.
+        ("cube.obj", [0.3, 0.6, 0.9], reach(&cube_mesh(), [0.3, 0.6, 0.9])),
+        // Octahedron turned generically.
+        ("octahedron.obj", [0.7, -0.4, 0.2], reach(&octahedron_mesh(), [0.7, -0.4, 0.2])),
     ];
-    for (post, reach) in posts {
+    for (mesh, rpy, reach) in posts {
+        let post = format!("<collision><origin rpy=\"{}\"/><geometry><mesh filename=\"{mesh}\" scale=\"0.1 0.1 0.1\"/></geometry></collision>", fmt3(rpy));
+        let post = post.as_str();
         let urdf = self_collision_robot(post);
         let toc = (0.4 - reach - 0.05) / 0.5;
         // Without an SRDF: slider and post are not adjacent (the base has geometry).
@@ -1066,12 +1074,17 @@ fn first_only_gives_exactly_the_earliest_contact() {
     assert_eq!((c.link, c.other), (f.link, f.other));
     assert_eq!(input.world.body_name(c.other), "near_board");
     assert!((c.time_of_contact - f.time_of_contact).abs() < 1e-9);
-    // The icosahedron (circumradius 0.05) meets the near board's face x = 0.1985 when its
-    // leading vertex does: one lies on the x axis at 0.05 * 0.5257 / 0.5...
+    // The icosahedron meets the near board's face x = 0.1985 when its leading vertex does.
     let lead = icosahedron_mesh().0.iter().map(|v| as_loaded(v[0]) * 0.1).fold(f64::MIN, f64::max);
     let toc = 0.1985 - lead + 0.5;
     assert!((c.time_of_contact - toc).abs() < 1e-6, "toc {} expected {toc}", c.time_of_contact);
-    // Self-collision counts as well: in contact at the start, first_only gives that one.
     let r = reference(&input.world, &input.motion, 3000, 3000);
     assert!((r.t_ref.unwrap() - f.time_of_contact).abs() < 1e-6);
+    // In contact at the start: first_only gives one contact, at the start.
+    let traj = "joint_names: [x]\npoints:\n  - {positions: [0.16], time_from_start: 0}\n  - {positions: [0.5], time_from_start: 1}\n";
+    let input = build_input(dir.path(), urdf, scene, traj, None);
+    let first = run_first_only(&input);
+    assert_eq!(first.contacts.len(), 1, "{:?}", first.contacts);
+    assert_eq!(first.contacts[0].time_of_contact, 0.0);
+    assert_eq!(input.world.body_name(first.contacts[0].other), "near_board");
 }
