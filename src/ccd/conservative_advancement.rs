@@ -19,13 +19,23 @@ pub struct BoundingBall {
 /// and within `b_in_a` over the whole interval, stays apart from `a`. `ball_b` holds `b`
 /// in its own frame.
 pub fn separated_over(a: &dyn SupportMap, b: &dyn SupportMap, b_in_a_start: &Isometry3, b_in_a: &IntervalPose, ball_b: &BoundingBall) -> bool {
+    advance(a, b, b_in_a_start, b_in_a, ball_b).separated
+}
+
+/// The outcome of one advancement test.
+#[derive(Clone, Copy, Debug)]
+pub struct Advancement {
+    /// Proven apart over the whole interval.
+    pub separated: bool,
+    /// Proven lower bound on the distance at the interval's start.
+    pub distance_at_start: Real,
+}
+
+/// As [`separated_over`], also telling the distance at the start.
+pub fn advance(a: &dyn SupportMap, b: &dyn SupportMap, b_in_a_start: &Isometry3, b_in_a: &IntervalPose, ball_b: &BoundingBall) -> Advancement {
     let motion = motion_bound(b_in_a_start, b_in_a, ball_b);
-    if !motion.is_finite() {
-        return false;
-    }
-    // Quick reject before GJK: the boxes of both can be compared later; GJK is cheap.
     let distance = gjk::distance_lower_bound(a, &Isometry3::identity(), b, b_in_a_start);
-    distance > motion
+    Advancement { separated: motion.is_finite() && distance > motion, distance_at_start: distance }
 }
 
 /// An upper bound on `|B(t) p - B(start) p|` over the interval, for `p` in the ball:

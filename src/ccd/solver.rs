@@ -6,7 +6,7 @@
 //! conservative advancement for curved primitives. Intervals are visited earliest first;
 //! at the time tolerance, the first time of contact is found by bisection between a free
 //! and a touching instant with the exact discrete test.
-use super::conservative_advancement::{motion_bound, separated_over, BoundingBall};
+use super::conservative_advancement::{advance, motion_bound, separated_over, Advancement, BoundingBall};
 use super::continuous_obb::{may_overlap, relative_pose};
 use super::elementary::{active_equations, CornerBounds, EquationOutcome, NewtonBounds, ALL_EQUATIONS};
 use super::enclosure_cache::{EnclosureCache, TimeCell};
@@ -156,10 +156,18 @@ impl<'w, 'c> Solver<'w, 'c> {
                     if !may_overlap(&node_a.0, &node_b.0, &b_in_a) || self.boxes_stay_apart(&node_a.0, &node_b.0, &frame) {
                         continue;
                     }
-                    // At the roots, the whole shapes (a mesh by its convex hull).
+                    // At the roots, the whole shapes (a mesh by its convex hull). While the
+                    // hulls are still apart at the interval's start, refine time, not
+                    // geometry: one item per pair instead of one per triangle near contact.
                     if a == 0 && b == 0 && matches!((&ea.shape, &eb.shape), (Shape::TriMesh(_), _) | (_, Shape::TriMesh(_))) {
                         self.stats.advancement_tests += 1;
-                        if frame.apart(ea.shape.convex_bound().as_ref(), &element_ball(ea), eb.shape.convex_bound().as_ref(), &element_ball(eb)) {
+                        let outcome = frame.advance(ea.shape.convex_bound().as_ref(), &element_ball(ea), eb.shape.convex_bound().as_ref(), &element_ball(eb));
+                        if outcome.separated {
+                            continue;
+                        }
+                        if outcome.distance_at_start > 0.0 {
+                            left.push(item);
+                            right.push(item);
                             continue;
                         }
                     }
@@ -408,10 +416,14 @@ impl AdvancementFrame {
     /// Conservative advancement of shape `sa` (on element a, inside `ball_a` of a's
     /// frame) against `sb` (on b).
     fn apart(&self, sa: &dyn SupportMap, ball_a: &BoundingBall, sb: &dyn SupportMap, ball_b: &BoundingBall) -> bool {
+        self.advance(sa, ball_a, sb, ball_b).separated
+    }
+
+    fn advance(&self, sa: &dyn SupportMap, ball_a: &BoundingBall, sb: &dyn SupportMap, ball_b: &BoundingBall) -> Advancement {
         if self.moving_is_a {
-            separated_over(sb, sa, &self.start, &self.over, ball_a)
+            advance(sb, sa, &self.start, &self.over, ball_a)
         } else {
-            separated_over(sa, sb, &self.start, &self.over, ball_b)
+            advance(sa, sb, &self.start, &self.over, ball_b)
         }
     }
 

@@ -15,8 +15,10 @@ pub struct TriMesh {
     component_representatives: Vec<u32>,
     /// Every edge is shared by exactly two triangles: the mesh bounds a solid.
     closed: bool,
-    /// The distinct vertex positions: their convex hull is the mesh's.
-    distinct_vertices: Vec<Point3>,
+    /// A few extreme vertices, and how far every other vertex may lie outside their
+    /// hull: the hull of these grown by the margin holds the mesh.
+    hull_vertices: Vec<Point3>,
+    hull_margin: Real,
 }
 
 impl TriMesh {
@@ -35,10 +37,11 @@ impl TriMesh {
         let aabb = Aabb::from_points(triangles.iter().flatten().map(|&i| &vertices[i as usize]));
         let obb_tree = ObbTree::build(&vertices, &triangles);
         let (component_representatives, closed) = topology(&vertices, &triangles);
-        let mut distinct_vertices: Vec<Point3> = triangles.iter().flatten().map(|&i| vertices[i as usize]).collect();
-        distinct_vertices.sort_by(|a, b| a.coords.as_slice().partial_cmp(b.coords.as_slice()).expect("finite"));
-        distinct_vertices.dedup();
-        Ok(Self { vertices, triangles, aabb, obb_tree, component_representatives, closed, distinct_vertices })
+        let mut distinct: Vec<Point3> = triangles.iter().flatten().map(|&i| vertices[i as usize]).collect();
+        distinct.sort_by(|a, b| a.coords.as_slice().partial_cmp(b.coords.as_slice()).expect("finite"));
+        distinct.dedup();
+        let (hull_vertices, hull_margin) = reduced_hull(&distinct);
+        Ok(Self { vertices, triangles, aabb, obb_tree, component_representatives, closed, hull_vertices, hull_margin })
     }
 
     pub fn vertices(&self) -> &[Point3] {
@@ -64,7 +67,7 @@ impl TriMesh {
 
     /// The mesh's convex hull as a support map (every point of the mesh lies in it).
     pub fn hull(&self) -> MeshHull<'_> {
-        MeshHull(&self.distinct_vertices)
+        MeshHull { vertices: &self.hull_vertices, margin: self.hull_margin }
     }
 
     pub fn is_closed(&self) -> bool {
@@ -133,14 +136,22 @@ impl TriMesh {
     }
 }
 
-/// The convex hull of a mesh's vertices, through its support function.
-pub struct MeshHull<'a>(&'a [Point3]);
+/// A convex bound of a mesh through its support function: the hull of a few extreme
+/// vertices grown by a margin that covers every other vertex.
+pub struct MeshHull<'a> {
+    vertices: &'a [Point3],
+    margin: Real,
+}
 
 impl SupportMap for MeshHull<'_> {
+    fn margin(&self) -> Real {
+        self.margin
+    }
+
     fn core_support(&self, d: &Vector3) -> Point3 {
-        let mut best = self.0[0];
+        let mut best = self.vertices[0];
         let mut best_dot = best.coords.dot(d);
-        for p in &self.0[1..] {
+        for p in &self.vertices[1..] {
             let dot = p.coords.dot(d);
             if dot > best_dot {
                 best = *p;
@@ -148,6 +159,54 @@ impl SupportMap for MeshHull<'_> {
             }
         }
         best
+    }
+}
+
+/// Extreme vertices along many directions (a Fibonacci sphere), and the largest
+/// distance of any vertex from their hull (an upper bound, from GJK), rounded up.
+fn reduced_hull(points: &[Point3]) -> (Vec<Point3>, Real) {
+    const DIRECTIONS: usize = 200;
+    if points.len() <= DIRECTIONS / 4 {
+        return (points.to_vec(), 0.0);
+    }
+    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
+    let mut chosen: Vec<usize> = (0..DIRECTIONS)
+        .map(|k| {
+            let z = 1.0 - 2.0 * (k as Real + 0.5) / DIRECTIONS as Real;
+            let r = (1.0 - z * z).sqrt();
+            let d = Vector3::new(r * (golden * k as Real).cos(), r * (golden * k as Real).sin(), z);
+            (0..points.len()).max_by(|&a, &b| points[a].coords.dot(&d).total_cmp(&points[b].coords.dot(&d))).expect("points")
+        })
+        .collect();
+    let identity = crate::math::Isometry3::identity();
+    let scale = points.iter().map(|p| p.coords.norm()).fold(0.0, Real::max);
+    let tolerance = 1e-6 * (1.0 + scale);
+    // Add the vertices that stick out of the chosen ones' hull until none does by more
+    // than the tolerance; the margin covers what remains.
+    loop {
+        chosen.sort_unstable();
+        chosen.dedup();
+        let vertices: Vec<Point3> = chosen.iter().map(|&i| points[i]).collect();
+        let hull = MeshHull { vertices: &vertices, margin: 0.0 };
+        let outside: Vec<(usize, Real)> = points
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let ball = crate::shape::Ball { radius: 0.0 };
+                // GJK's distance is an upper bound of the true one.
+                let cp = crate::query::gjk::closest_points(&hull, &identity, &ball, &crate::math::Isometry3::translation(p.x, p.y, p.z));
+                (i, cp.distance)
+            })
+            .collect();
+        let far: Vec<usize> = outside.iter().filter(|(_, d)| *d > tolerance).map(|(i, _)| *i).collect();
+        if far.is_empty() || chosen.len() + far.len() >= points.len() {
+            if !far.is_empty() {
+                return (points.to_vec(), 0.0);
+            }
+            let margin = outside.iter().map(|(_, d)| *d).fold(0.0, Real::max);
+            return (vertices, margin * (1.0 + 1e-9) + 1e-12 * (1.0 + scale));
+        }
+        chosen.extend(far);
     }
 }
 
