@@ -8,6 +8,8 @@ use ccd_guard::check::{CheckInput, Verdict};
 use ccd_guard::motion::{JointMotion, Trajectory, TrajectoryPoint};
 use std::time::Instant;
 
+const N: usize = 20;
+
 fn main() {
     let step: f64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0.3);
     let bench = panda_scene::load(100);
@@ -16,7 +18,7 @@ fn main() {
     let mut rng = panda_scene::Rng::new(5);
     let (mut free, mut colliding) = (Vec::new(), Vec::new());
     for q0 in bench.free.iter().cycle().take(2000) {
-        if free.len() >= 20 && colliding.len() >= 20 {
+        if free.len() >= N && colliding.len() >= N {
             break;
         }
         let q1: Vec<f64> = q0.iter().map(|q| q + rng.uniform(-step, step)).collect();
@@ -25,8 +27,8 @@ fn main() {
         let motion = JointMotion::new(&world.robot, &traj, None).unwrap();
         let input = CheckInput { world: world.clone(), motion };
         match check_sampled(&input, &SampledOptions { resolution: 0.002, first_only: true, tolerance: 0.001 }).verdict {
-            Verdict::Collision if colliding.len() < 20 => colliding.push(input.motion),
-            Verdict::Uncertain if free.len() < 20 => free.push(input.motion),
+            Verdict::Collision if colliding.len() < N => colliding.push(input.motion),
+            Verdict::Uncertain if free.len() < N => free.push(input.motion),
             _ => {}
         }
     }

