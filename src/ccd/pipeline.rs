@@ -14,6 +14,10 @@ use crate::query::intersection::intersection_point;
 use std::collections::HashMap;
 use std::time::Instant;
 
+/// Seconds between an exit and a re-entry of the same pair below which both are one
+/// contact event.
+const EVENT_MERGE_GAP: Real = 1e-6;
+
 #[derive(Clone, Copy, Debug)]
 pub struct PipelineOptions {
     /// Stop at the first contact.
@@ -136,15 +140,23 @@ pub fn run_pipeline(world: &CollisionWorld, motion: &JointMotion, options: &Pipe
                 } else {
                     time_of_separation(world, motion, group.link, group.other, t, options.exit_resolution)
                 };
-                result.contacts.push(CcdContact {
-                    link: group.link,
-                    other: group.other,
-                    time_of_contact: t,
-                    time_of_separation: exit,
-                    segment: k,
-                    point: f.point,
-                    normal: f.normal,
+                // A re-entry within a hair of the last exit is the same event: the
+                // discrete test flickers where the surfaces part.
+                let same_event = result.contacts.iter_mut().rev().find(|c| {
+                    c.link == group.link && c.other == group.other && c.time_of_separation.is_some_and(|e| t - e <= EVENT_MERGE_GAP)
                 });
+                match same_event {
+                    Some(event) => event.time_of_separation = exit,
+                    None => result.contacts.push(CcdContact {
+                        link: group.link,
+                        other: group.other,
+                        time_of_contact: t,
+                        time_of_separation: exit,
+                        segment: k,
+                        point: f.point,
+                        normal: f.normal,
+                    }),
+                }
                 let until = exit.unwrap_or(Real::INFINITY);
                 blocked_until.insert((group.link, group.other), until);
                 if until < seg_end && !options.first_only {

@@ -65,6 +65,8 @@ pub struct Solver<'w, 'c> {
     /// Flattened element pairs, and the group of each.
     pairs: Vec<(usize, usize)>,
     pair_group: Vec<usize>,
+    /// The link of each group (the lower index for two links).
+    group_link: Vec<usize>,
     group_done: Vec<bool>,
     found: Vec<FoundContact>,
     first_only: bool,
@@ -88,6 +90,7 @@ impl<'w, 'c> Solver<'w, 'c> {
             cache,
             pairs,
             pair_group,
+            group_link: groups.iter().map(|g| g.link).collect(),
             group_done: vec![false; groups.len()],
             found: Vec::new(),
             first_only,
@@ -347,22 +350,43 @@ impl<'w, 'c> Solver<'w, 'c> {
                     None => lo = s,
                 }
             }
-            let normal = self.normal_at(g, lo, survivors);
+            let normal = self.normal_before(g, lo, l, survivors);
             self.group_done[g] = true;
             self.found.push(FoundContact { group: g, s_contact: hi, s_free: lo, point, normal });
         }
     }
 
     /// Direction from the other body to the link just before contact: from the closest
-    /// points of the surviving leaf shapes of the group.
-    fn normal_at(&mut self, group: usize, s: Real, survivors: &[Work]) -> Option<Vector3> {
+    /// points of the group's surviving leaf shapes, at the latest time before `s_free`
+    /// (stepping back towards `floor`) where their distance is clear of rounding.
+    fn normal_before(&mut self, group: usize, s_free: Real, floor: Real, survivors: &[Work]) -> Option<Vector3> {
+        let mut step = 1e-9 * (1.0 + s_free.abs());
+        let mut s = s_free;
+        loop {
+            if let Some((distance, normal)) = self.closest_direction_at(group, s, survivors)
+                && distance > 1e-9
+            {
+                return Some(normal);
+            }
+            if s <= floor {
+                return None;
+            }
+            s = (s_free - step).max(floor);
+            step *= 10.0;
+        }
+    }
+
+    /// The smallest distance between the group's surviving leaf shapes at `s`, and the
+    /// unit direction from the other body's closest point to the link's.
+    fn closest_direction_at(&mut self, group: usize, s: Real, survivors: &[Work]) -> Option<(Real, Vector3)> {
         let poses = self.poses_at(s);
         let mut best: Option<(Real, Vector3)> = None;
-        let mut consider = |sa: &dyn SupportMap, pa: &Isometry3, sb: &dyn SupportMap, pb: &Isometry3| {
+        let link = self.group_link[group];
+        let mut consider = |sa: &dyn SupportMap, pa: &Isometry3, sb: &dyn SupportMap, pb: &Isometry3, sign: Real| {
             let cp = gjk::closest_points(sa, pa, sb, pb);
             let d = cp.point_a - cp.point_b;
-            if cp.distance > 0.0 && best.as_ref().is_none_or(|(bd, _)| cp.distance < *bd) {
-                best = Some((cp.distance, d / d.norm()));
+            if cp.distance > 0.0 && d.norm() > 0.0 && best.as_ref().is_none_or(|(bd, _)| cp.distance < *bd) {
+                best = Some((cp.distance, d * (sign / d.norm())));
             }
         };
         for w in survivors {
@@ -378,15 +402,23 @@ impl<'w, 'c> Solver<'w, 'c> {
             };
             let (shape_a, tri_a) = leaf_shape(ea, a);
             let (shape_b, tri_b) = leaf_shape(eb, b);
-            match (shape_a, &tri_a, shape_b, &tri_b) {
-                (Some(sa), _, Some(sb), _) => consider(sa, &pa, sb, &pb),
-                (_, Some(ta), Some(sb), _) => consider(&TriangleShape(ta), &pa, sb, &pb),
-                (Some(sa), _, _, Some(tb)) => consider(sa, &pa, &TriangleShape(tb), &pb),
-                (_, Some(ta), _, Some(tb)) => consider(&TriangleShape(ta), &pa, &TriangleShape(tb), &pb),
-                _ => {}
-            }
+            let (hull_a, hull_b) = (ea.shape.convex_bound(), eb.shape.convex_bound());
+            let sa: &dyn SupportMap = match (&tri_a, shape_a) {
+                (Some(t), _) => &TriangleShape(t),
+                (None, Some(shape)) => shape,
+                (None, None) => hull_a.as_ref(),
+            };
+            let sb: &dyn SupportMap = match (&tri_b, shape_b) {
+                (Some(t), _) => &TriangleShape(t),
+                (None, Some(shape)) => shape,
+                (None, None) => hull_b.as_ref(),
+            };
+            // From the other body towards the link: element a is the link, except in a
+            // self-collision pair listed the other way round.
+            let sign = if ea.body == Body::Link(link) { 1.0 } else { -1.0 };
+            consider(sa, &pa, sb, &pb, sign);
         }
-        best.map(|(_, n)| n)
+        best
     }
 }
 
