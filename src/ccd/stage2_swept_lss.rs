@@ -65,15 +65,15 @@ pub fn may_touch(world: &CollisionWorld, lss: &[Lss], jets: &[LinkJet], a: usize
     match eb.body {
         Body::Link(lb) => {
             let swept_b = swept_lss(eb, &lss[b], &jets[lb]);
-            gjk::intersects(&swept_a, &Isometry3::identity(), &swept_b, &Isometry3::identity())
+            gjk::may_intersect(&swept_a, &Isometry3::identity(), &swept_b, &Isometry3::identity())
         }
         Body::Obstacle(_) => match &eb.shape {
             Shape::TriMesh(m) => {
                 let (cuboid, pose) = obb_as_cuboid(&m.obb_tree().root_obb(), &eb.origin);
-                gjk::intersects(&swept_a, &Isometry3::identity(), &cuboid, &pose)
+                gjk::may_intersect(&swept_a, &Isometry3::identity(), &cuboid, &pose)
             }
             convex => match convex.as_support_map() {
-                Some(support) => gjk::intersects(&swept_a, &Isometry3::identity(), support, &eb.origin),
+                Some(support) => gjk::may_intersect(&swept_a, &Isometry3::identity(), support, &eb.origin),
                 None => true,
             },
         },

@@ -57,13 +57,28 @@ pub fn closest_points(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap
 
 /// Whether two convex shapes may touch or overlap (closed shapes). "No" is decided
 /// only on a proven lower bound of the distance (a separating plane), so it errs
-/// towards "may touch" and can serve culling.
-pub fn intersects(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3) -> bool {
+/// towards "may touch" and serves culling.
+pub fn may_intersect(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3) -> bool {
     let b_to_a = pose_a.inv_mul(pose_b);
     let margin = a.margin() + b.margin();
     match core_closest_points(a, b, &b_to_a, Some(margin)) {
         None => false,
         Some((_, _, _, lower_bound)) => lower_bound <= margin,
+    }
+}
+
+/// Whether two convex shapes touch or overlap (closed shapes), decided on GJK's
+/// converged distance: the discrete test, exact to GJK's relative tolerance (touching
+/// within about 1e-12 of the shapes' size counts).
+pub fn intersects(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3) -> bool {
+    let b_to_a = pose_a.inv_mul(pose_b);
+    let margin = a.margin() + b.margin();
+    match core_closest_points(a, b, &b_to_a, Some(margin)) {
+        None => false,
+        Some((distance, pa, pb, _)) => {
+            let scale = 1.0 + pa.coords.norm() + pb.coords.norm();
+            distance <= margin + 1e-12 * scale
+        }
     }
 }
 
@@ -102,6 +117,10 @@ fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry
             // The plane through w orthogonal to v separates the cores by vw / |v|.
             if vw > 0.0 && vw * vw > m * m * vv && vw > m * vv.sqrt() {
                 return None;
+            }
+            // |v| bounds the distance from above: within the margins, they touch.
+            if m > 0.0 && vv <= m * m {
+                return Some(witness(vv.sqrt(), &simplex[..len], &bary, 0.0));
             }
         }
         if vv - vw <= RELATIVE_TOLERANCE * vv || simplex[..len].iter().any(|s| s.w == w.w) {
