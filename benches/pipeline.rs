@@ -85,7 +85,7 @@ fn pipeline(c: &mut Criterion) {
                 let t = Instant::now();
                 let result = black_box(run_pipeline(world, motion, &options));
                 pipeline_times.push(t.elapsed().as_secs_f64());
-                accumulate(&mut stats, &result.stats);
+                stats += &result.stats;
             }
             let input = CheckInput { world: world.clone(), motion: motion.clone() };
             for _ in 0..5 {
@@ -112,16 +112,6 @@ fn pipeline(c: &mut Criterion) {
             stats.stage2_kept as f64 / stats.segments.max(1) as f64,
         );
     }
-}
-
-fn accumulate(into: &mut Statistics, s: &Statistics) {
-    into.segments += s.segments;
-    into.pairs_considered += s.pairs_considered;
-    into.stage1_kept += s.stage1_kept;
-    into.stage2_kept += s.stage2_kept;
-    into.stage1_seconds += s.stage1_seconds;
-    into.stage2_seconds += s.stage2_seconds;
-    into.stage3_seconds += s.stage3_seconds;
 }
 
 criterion_group!(benches, pipeline);

@@ -40,11 +40,7 @@ fn main() {
             let t = Instant::now();
             let r = run_pipeline(world, m, &options);
             times.push(t.elapsed().as_secs_f64());
-            stats.time_cells += r.stats.time_cells;
-            stats.advancement_tests += r.stats.advancement_tests;
-            stats.obb_tests += r.stats.obb_tests;
-            stats.equations_evaluated += r.stats.equations_evaluated;
-            stats.stage2_kept += r.stats.stage2_kept;
+            stats += &r.stats;
         }
         times.sort_by(f64::total_cmp);
         let n = list.len();

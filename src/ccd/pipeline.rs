@@ -130,7 +130,7 @@ pub fn run_pipeline(world: &CollisionWorld, motion: &JointMotion, options: &Pipe
             let batch: Vec<PairGroup> = batch.into_iter().map(|p| p.1).collect();
             let mut cache = EnclosureCache::new(&world.robot, seg, from, seg.duration);
             let (found, stats) = Solver::new(world, &mut cache, &batch, options.first_only, options.time_tolerance).solve();
-            merge_solver_stats(&mut result.stats, &stats);
+            result.stats += &stats;
             found_pairs += found.len();
             for f in found {
                 let group = &batch[f.group];
@@ -179,15 +179,6 @@ pub fn run_pipeline(world: &CollisionWorld, motion: &JointMotion, options: &Pipe
         result.contacts.truncate(1);
     }
     result
-}
-
-fn merge_solver_stats(into: &mut Statistics, s: &Statistics) {
-    into.time_cells += s.time_cells;
-    into.obb_tests += s.obb_tests;
-    into.equations_evaluated += s.equations_evaluated;
-    into.newton_culls += s.newton_culls;
-    into.advancement_tests += s.advancement_tests;
-    into.enclosures_computed += s.enclosures_computed;
 }
 
 /// Whether the two bodies touch with the links placed by `poses`.

@@ -27,6 +27,27 @@ pub struct Statistics {
     pub stage3_seconds: f64,
 }
 
+impl std::ops::AddAssign<&Statistics> for Statistics {
+    /// Sums every count and time (statistics of several runs or solver calls).
+    fn add_assign(&mut self, s: &Statistics) {
+        self.segments += s.segments;
+        self.pairs_considered += s.pairs_considered;
+        self.stage1_kept += s.stage1_kept;
+        self.stage2_kept += s.stage2_kept;
+        self.stage3_free += s.stage3_free;
+        self.stage3_contacts += s.stage3_contacts;
+        self.time_cells += s.time_cells;
+        self.obb_tests += s.obb_tests;
+        self.equations_evaluated += s.equations_evaluated;
+        self.newton_culls += s.newton_culls;
+        self.advancement_tests += s.advancement_tests;
+        self.enclosures_computed += s.enclosures_computed;
+        self.stage1_seconds += s.stage1_seconds;
+        self.stage2_seconds += s.stage2_seconds;
+        self.stage3_seconds += s.stage3_seconds;
+    }
+}
+
 impl Statistics {
     pub fn add_time(slot: &mut f64, d: Duration) {
         *slot += d.as_secs_f64();

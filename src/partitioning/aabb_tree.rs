@@ -80,17 +80,9 @@ impl AabbTree {
             if !na.aabb.intersects(&nb.aabb) {
                 continue;
             }
-            match (na.children, nb.children) {
-                (None, None) => out.push((na.leaf, nb.leaf)),
-                (Some((l, r)), None) => stack.extend([(l, b), (r, b)]),
-                (None, Some((l, r))) => stack.extend([(a, l), (a, r)]),
-                (Some((la, ra)), Some((lb, rb))) => {
-                    if na.aabb.extents().norm_squared() >= nb.aabb.extents().norm_squared() {
-                        stack.extend([(la, b), (ra, b)]);
-                    } else {
-                        stack.extend([(a, lb), (a, rb)]);
-                    }
-                }
+            match descend(na, nb, a, b) {
+                Some(children) => stack.extend(children),
+                None => out.push((na.leaf, nb.leaf)),
             }
         }
     }
@@ -111,18 +103,25 @@ impl AabbTree {
             if !na.aabb.intersects(&nb.aabb) {
                 continue;
             }
-            match (na.children, nb.children) {
-                (None, None) => out.push((na.leaf.min(nb.leaf), na.leaf.max(nb.leaf))),
-                (Some((l, r)), None) => stack.extend([(l, b), (r, b)]),
-                (None, Some((l, r))) => stack.extend([(a, l), (a, r)]),
-                (Some((la, ra)), Some((lb, rb))) => {
-                    if na.aabb.extents().norm_squared() >= nb.aabb.extents().norm_squared() {
-                        stack.extend([(la, b), (ra, b)]);
-                    } else {
-                        stack.extend([(a, lb), (a, rb)]);
-                    }
-                }
+            match descend(na, nb, a, b) {
+                Some(children) => stack.extend(children),
+                None => out.push((na.leaf.min(nb.leaf), na.leaf.max(nb.leaf))),
             }
         }
+    }
+}
+
+/// The two node pairs to visit below an overlapping pair (splitting the larger inner
+/// node), or `None` for two leaves.
+fn descend(na: &Node, nb: &Node, a: u32, b: u32) -> Option<[(u32, u32); 2]> {
+    match (na.children, nb.children) {
+        (None, None) => None,
+        (Some((l, r)), None) => Some([(l, b), (r, b)]),
+        (None, Some((l, r))) => Some([(a, l), (a, r)]),
+        (Some((la, ra)), Some((lb, rb))) => Some(if na.aabb.extents().norm_squared() >= nb.aabb.extents().norm_squared() {
+            [(la, b), (ra, b)]
+        } else {
+            [(a, lb), (a, rb)]
+        }),
     }
 }
