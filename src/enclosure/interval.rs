@@ -389,13 +389,14 @@ impl Mul for Interval {
         if self.is_point() {
             return o * self.lo;
         }
-        if (!self.is_finite() && o.contains(0.0)) || (!o.is_finite() && self.contains(0.0)) {
+        let (p1, p2, p3, p4) = (self.lo * o.lo, self.lo * o.hi, self.hi * o.lo, self.hi * o.hi);
+        let lo = p1.min(p2).min(p3.min(p4));
+        let hi = p1.max(p2).max(p3.max(p4));
+        // min/max skip a NaN (0 · ∞), so test the products themselves.
+        if p1.is_nan() || p2.is_nan() || p3.is_nan() || p4.is_nan() {
             return Interval::ENTIRE;
         }
-        let (a, b, c, d) = (self.lo, self.hi, o.lo, o.hi);
-        let lo = mul_down(a, c).min(mul_down(a, d)).min(mul_down(b, c)).min(mul_down(b, d));
-        let hi = mul_up(a, c).max(mul_up(a, d)).max(mul_up(b, c)).max(mul_up(b, d));
-        Interval::sanitized(lo, hi)
+        Interval::sanitized(down(lo), up(hi))
     }
 }
 
