@@ -175,9 +175,7 @@ impl<'w, 'c> Solver<'w, 'c> {
                         }
                     }
                     match (node_a.1, node_b.1) {
-                        (Leaf::Triangle, Leaf::Triangle) => match self.triangle_equations(jets, ea, eb, a, b, ALL_EQUATIONS, &b_in_a, l, m, r) {
-                            outcome => self.keep_triangles(p, a, b, outcome, &mut left, &mut right),
-                        },
+                        (Leaf::Triangle, Leaf::Triangle) => queue.push(Work::Triangles { pair: p, a, b, mask: ALL_EQUATIONS }),
                         (Leaf::Triangle | Leaf::Primitive, Leaf::Triangle | Leaf::Primitive) => queue.push(Work::Convex { pair: p, a, b }),
                         // Refine time before geometry while the pair moves farther over the
                         // interval than the boxes' size (the refinement levels of §5.1.1).
