@@ -156,7 +156,7 @@ impl<'w, 'c> Solver<'w, 'c> {
                 Work::Nodes { pair: p, a, b } => {
                     self.stats.obb_tests += 1;
                     let (node_a, node_b) = (node_obb(ea, a), node_obb(eb, b));
-                    if !may_overlap(&node_a.0, &node_b.0, &b_in_a) || self.boxes_stay_apart(&node_a.0, &node_b.0, &frame) {
+                    if !frame.may_overlap(&node_a.0, &node_b.0, &b_in_a) || self.boxes_stay_apart(&node_a.0, &node_b.0, &frame) {
                         continue;
                     }
                     // At the roots, the whole shapes (a mesh by its convex hull). While the
@@ -202,7 +202,7 @@ impl<'w, 'c> Solver<'w, 'c> {
                     // The leaves' boxes, then the triangles' distance against their motion:
                     // on finer intervals these separate most pairs before any equation.
                     self.stats.obb_tests += 1;
-                    if !may_overlap(&node_obb(ea, a).0, &node_obb(eb, b).0, &b_in_a) {
+                    if !frame.may_overlap(&node_obb(ea, a).0, &node_obb(eb, b).0, &b_in_a) {
                         continue;
                     }
                     self.stats.advancement_tests += 1;
@@ -215,7 +215,7 @@ impl<'w, 'c> Solver<'w, 'c> {
                 }
                 Work::Convex { a, b, .. } => {
                     self.stats.obb_tests += 1;
-                    if !may_overlap(&node_obb(ea, a).0, &node_obb(eb, b).0, &b_in_a) {
+                    if !frame.may_overlap(&node_obb(ea, a).0, &node_obb(eb, b).0, &b_in_a) {
                         continue;
                     }
                     self.stats.advancement_tests += 1;
@@ -455,6 +455,12 @@ impl AdvancementFrame {
         } else {
             advance(sa, sb, &self.start, &self.over, ball_b)
         }
+    }
+
+    /// The continuous OBB test of a box on a and one on b, in the fixed side's frame
+    /// (against an obstacle the link's box moves; its enclosure there is the tightest).
+    fn may_overlap(&self, box_a: &Obb, box_b: &Obb, b_in_a: &IntervalPose) -> bool {
+        if self.moving_is_a { may_overlap(box_b, box_a, &self.over) } else { may_overlap(box_a, box_b, b_in_a) }
     }
 
     /// How far any point of the moving element moves over the interval.
