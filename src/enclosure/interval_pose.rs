@@ -33,16 +33,46 @@ pub struct IntervalPose {
     pub translation: IntervalVector3,
 }
 
-/// `Σ_j a_j · b_j` with outward rounding (interval dot product).
+/// `Σ_j a_j · b_j` with outward rounding (interval dot product): the bounds are summed
+/// in plain floating point and widened once by a bound on the rounding of all five
+/// operations (`8 ε Σ|terms|`, above the `3.5 ε` they can lose), which is much cheaper
+/// than rounding each operation outward. Non-finite terms take the careful path.
 #[inline]
 fn dot(a: [Interval; 3], b: [Interval; 3]) -> Interval {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+    let mut bounds = [(0.0, 0.0); 3];
+    for k in 0..3 {
+        let (x, y) = (a[k], b[k]);
+        let (p1, p2, p3, p4) = (x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi);
+        bounds[k] = (p1.min(p2).min(p3.min(p4)), p1.max(p2).max(p3.max(p4)));
+    }
+    summed(bounds).unwrap_or_else(|| a[0] * b[0] + a[1] * b[1] + a[2] * b[2])
 }
 
-/// `Σ_j a_j · b_j` for an exact f64 vector `b`, with outward rounding.
+/// `Σ_j a_j · b_j` for an exact f64 vector `b`, with outward rounding (as [`dot`]).
 #[inline]
 fn dot_f64(a: [Interval; 3], b: [Real; 3]) -> Interval {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+    let bounds = std::array::from_fn(|k| {
+        let (p, q) = (a[k].lo * b[k], a[k].hi * b[k]);
+        if b[k] >= 0.0 { (p, q) } else { (q, p) }
+    });
+    summed(bounds).unwrap_or_else(|| a[0] * b[0] + a[1] * b[1] + a[2] * b[2])
+}
+
+/// The sum of three terms' bounds, widened by a bound on all rounding; `None` when a
+/// term is not finite.
+#[inline(always)]
+fn summed(bounds: [(Real, Real); 3]) -> Option<Interval> {
+    let (mut lo, mut hi, mut magnitude) = (0.0, 0.0, 0.0);
+    for (l, h) in bounds {
+        lo += l;
+        hi += h;
+        magnitude += l.abs().max(h.abs());
+    }
+    if !(lo.is_finite() && hi.is_finite() && magnitude.is_finite()) {
+        return None;
+    }
+    let error = magnitude * (8.0 * Real::EPSILON) + 4.0 * Real::MIN_POSITIVE;
+    Some(Interval { lo: lo - error, hi: hi + error })
 }
 
 /// `x` widened by `margin >= 0` on both sides, rounded outwards.
