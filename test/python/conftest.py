@@ -61,11 +61,20 @@ def find_cmeel_prefix() -> Path:
     )
 
 
-def probe_path() -> Path:
+def release_binary(relative: str, build: str) -> Path:
+    """A release build product (``CARGO_TARGET_DIR`` honoured); fails the test with the
+    command that builds it when it is missing."""
     target = Path(os.environ.get("CARGO_TARGET_DIR", REPO_ROOT / "target"))
     if not target.is_absolute():
         target = REPO_ROOT / target
-    return target / "release" / "examples" / "probe"
+    path = target / "release" / relative
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        pytest.fail(f"{path.name} binary not found at {path}: run `{build}` first (`bash scripts/test.sh` does this)", pytrace=False)
+    return path
+
+
+def probe_path() -> Path:
+    return release_binary("examples/probe", "cargo build --release --examples")
 
 
 @pytest.fixture(scope="session")
@@ -87,14 +96,7 @@ def package_share_dir(cmeel_prefix: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def probe(cmeel_prefix: Path) -> Path:
-    path = probe_path()
-    if not (path.is_file() and os.access(path, os.X_OK)):
-        pytest.fail(
-            f"probe binary not found at {path}: run `cargo build --release --examples` first "
-            "(`bash scripts/test.sh` does this)",
-            pytrace=False,
-        )
-    return path
+    return probe_path()
 
 
 class ProbeError(AssertionError):

@@ -88,10 +88,10 @@ import numpy as np
 import pinocchio as pin
 import pytest
 
+from conftest import release_binary
 from robot_util import all_joint_values, parse_urdf, pinocchio_q
 from test_collision_coal import Obstacle, fmt_list, parse_srdf_disabled, winding_number, write_scene_yaml
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 
 DENSE_STEP = 0.002  # rad of the largest joint motion between two reference samples
 BISECTION_STEPS = 40
@@ -169,23 +169,9 @@ UR5_NO_SRDF = RobotSpec(
 # ----------------------------------------------------------------------------- the binary
 
 
-def ccd_guard_path() -> Path:
-    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO_ROOT / "target"))
-    if not target.is_absolute():
-        target = REPO_ROOT / target
-    return target / "release" / "ccd_guard"
-
-
 @pytest.fixture(scope="session")
 def ccd_guard(cmeel_prefix: Path) -> Path:
-    path = ccd_guard_path()
-    if not (path.is_file() and os.access(path, os.X_OK)):
-        pytest.fail(
-            f"ccd_guard binary not found at {path}: run `cargo build --release` first "
-            "(`bash scripts/test.sh` does this)",
-            pytrace=False,
-        )
-    return path
+    return release_binary("ccd_guard", "cargo build --release")
 
 
 def tool_command(binary: Path, robot: "Robot", scene: Path, traj: Path) -> list[str]:
