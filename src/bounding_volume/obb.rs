@@ -75,6 +75,12 @@ impl Obb {
         true
     }
 
+    /// The box's own frame: its centre and axes as a rigid pose.
+    pub fn frame(&self) -> Isometry3 {
+        let rotation = nalgebra::UnitQuaternion::from_rotation_matrix(&nalgebra::Rotation3::from_matrix_unchecked(self.axes));
+        Isometry3::from_parts(self.center.coords.into(), rotation)
+    }
+
     /// The eight corners.
     pub fn corners(&self) -> [Point3; 8] {
         let mut out = [Point3::origin(); 8];

@@ -6,16 +6,6 @@ use crate::bounding_volume::Obb;
 use crate::enclosure::{Interval, IntervalMatrix3, IntervalPose, IntervalVector3};
 use crate::math::Real;
 
-/// `a⁻¹ b` for every pair of members: the pose of frame b in frame a.
-pub fn relative_pose(a: &IntervalPose, b: &IntervalPose) -> IntervalPose {
-    let rt = transpose(&a.rotation);
-    IntervalPose { rotation: rt.mul(&b.rotation), translation: rt.mul_vector(&(b.translation - a.translation)) }
-}
-
-fn transpose(m: &IntervalMatrix3) -> IntervalMatrix3 {
-    IntervalMatrix3(std::array::from_fn(|i| std::array::from_fn(|k| m.0[k][i])))
-}
-
 /// Upper bound of a sum of non-negative products, rounded up.
 fn upper(terms: &[(Real, Real)]) -> Real {
     let s: Real = terms.iter().map(|(a, b)| a * b).sum();

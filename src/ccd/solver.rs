@@ -7,7 +7,7 @@
 //! at the time tolerance, the first time of contact is found by bisection between a free
 //! and a touching instant with the exact discrete test.
 use super::conservative_advancement::{advance, motion_bound, separated_over, Advancement, BoundingBall};
-use super::continuous_obb::{may_overlap, relative_pose};
+use super::continuous_obb::may_overlap;
 use super::elementary::{active_equations, CornerBounds, EquationOutcome, NewtonBounds, ALL_EQUATIONS};
 use super::enclosure_cache::{EnclosureCache, TimeCell};
 use super::statistics::Statistics;
@@ -247,7 +247,7 @@ impl<'w, 'c> Solver<'w, 'c> {
             (Body::Link(la), Body::Link(lb)) => IntervalPose::from_isometry(&ea.origin.inverse())
                 .mul(&self.tree.relative_pose(jets, la, lb))
                 .mul_isometry(&eb.origin),
-            _ => relative_pose(&element_pose(ea, jets), &element_pose(eb, jets)),
+            _ => element_pose(ea, jets).inv_mul(&element_pose(eb, jets)),
         }
     }
 
@@ -478,8 +478,7 @@ fn poses_at(world: &CollisionWorld, segment: &crate::motion::Segment, s: Real) -
 
 /// A box as a cuboid centred in its own frame, and that frame.
 fn obb_cuboid(obb: &Obb) -> (Cuboid, Isometry3) {
-    let rotation = nalgebra::UnitQuaternion::from_rotation_matrix(&nalgebra::Rotation3::from_matrix_unchecked(obb.axes));
-    (Cuboid { half_extents: obb.half_extents }, Isometry3::from_parts(obb.center.coords.into(), rotation))
+    (Cuboid { half_extents: obb.half_extents }, obb.frame())
 }
 
 fn pair_of(w: &Work) -> u32 {

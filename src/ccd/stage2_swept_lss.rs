@@ -51,9 +51,8 @@ fn swept_lss(element: &Element, lss: &Lss, jet: &LinkJet) -> SweptLss {
 
 /// The root box of a mesh as a placed cuboid.
 fn obb_as_cuboid(obb: &Obb, pose: &Isometry3) -> (Cuboid, Isometry3) {
-    let rotation = nalgebra::UnitQuaternion::from_rotation_matrix(&nalgebra::Rotation3::from_matrix_unchecked(obb.axes));
-    let local = Isometry3::from_parts(obb.center.coords.into(), rotation);
-    (Cuboid { half_extents: obb.half_extents.add_scalar(1e-12 * (1.0 + obb.half_extents.amax())) }, pose * local)
+    // Grown a hair: the frame's quaternion rounds the axes by an ulp or so.
+    (Cuboid { half_extents: obb.half_extents.add_scalar(1e-12 * (1.0 + obb.half_extents.amax())) }, pose * obb.frame())
 }
 
 /// Whether the pair may touch over the interval the jets enclose.

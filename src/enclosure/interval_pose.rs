@@ -230,6 +230,13 @@ impl IntervalPose {
         Self { rotation: IntervalMatrix3::identity(), translation: IntervalVector3::zeros() }
     }
 
+    /// `self⁻¹ ∘ o` for every pair of members: the pose of frame `o` in frame `self`
+    /// (a rotation's inverse is its transpose, entry by entry).
+    pub fn inv_mul(&self, o: &IntervalPose) -> IntervalPose {
+        let rt = IntervalMatrix3(std::array::from_fn(|i| std::array::from_fn(|k| self.rotation.0[k][i])));
+        IntervalPose { rotation: rt.mul(&o.rotation), translation: rt.mul_vector(&(o.translation - self.translation)) }
+    }
+
     /// Composition `self ∘ o` (apply `o` first): `R = R1 R2`, `t = R1 t2 + t1`, for every
     /// member of both sets, rounded outwards.
     pub fn mul(&self, o: &IntervalPose) -> IntervalPose {

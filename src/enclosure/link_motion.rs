@@ -152,8 +152,7 @@ impl KinematicTree {
             }
         }
         // a_up: a in the ancestor's frame; b_up: b in it. b in a: a_up⁻¹ b_up.
-        let rt = IntervalMatrix3(std::array::from_fn(|i| std::array::from_fn(|k| a_up.rotation.0[k][i])));
-        IntervalPose { rotation: rt.mul(&b_up.rotation), translation: rt.mul_vector(&(b_up.translation - a_up.translation)) }
+        a_up.inv_mul(&b_up)
     }
 }
 

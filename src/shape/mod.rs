@@ -9,7 +9,7 @@ mod support_map;
 mod trimesh;
 
 pub use primitives::{Ball, Capsule, Cone, Cuboid, Cylinder};
-pub use support_map::{SupportMap, TriangleShape};
+pub use support_map::{support_aabb, SupportMap, TriangleShape};
 pub use trimesh::{MeshHull, TriMesh};
 
 use crate::bounding_volume::{Aabb, Obb};
@@ -32,17 +32,7 @@ impl Shape {
     pub fn local_aabb(&self) -> Aabb {
         match self {
             Shape::TriMesh(mesh) => mesh.local_aabb(),
-            convex => {
-                let support = convex.as_support_map().expect("primitives are convex");
-                let mut aabb = Aabb::empty();
-                for axis in 0..3 {
-                    let mut dir = crate::math::Vector3::zeros();
-                    dir[axis] = 1.0;
-                    aabb.maxs[axis] = support.support(&dir)[axis];
-                    aabb.mins[axis] = support.support(&-dir)[axis];
-                }
-                aabb
-            }
+            convex => support_aabb(convex.as_support_map().expect("primitives are convex"), &crate::math::Isometry3::identity()),
         }
     }
 

@@ -3,7 +3,8 @@
 //! Balls and capsules are a *core* (a point, a segment) plus a `margin`: GJK runs on
 //! the cores and the margins are added afterwards, which is exact for round shapes.
 use super::primitives::{Ball, Capsule, Cone, Cuboid, Cylinder};
-use crate::math::{Point3, Real, Triangle, Vector3};
+use crate::bounding_volume::Aabb;
+use crate::math::{Isometry3, Point3, Real, Triangle, Vector3};
 
 pub trait SupportMap {
     /// The point of the core shape farthest along `dir` (any point if `dir` is zero).
@@ -24,6 +25,19 @@ pub trait SupportMap {
         let n = dir.norm();
         if n > 0.0 { p + dir * (m / n) } else { p }
     }
+}
+
+/// The exact axis-aligned box of a convex shape placed by `pose`, from six supports.
+pub fn support_aabb(shape: &dyn SupportMap, pose: &Isometry3) -> Aabb {
+    let mut aabb = Aabb::empty();
+    for axis in 0..3 {
+        let mut dir = Vector3::zeros();
+        dir[axis] = 1.0;
+        let local = pose.rotation.inverse_transform_vector(&dir);
+        aabb.maxs[axis] = (pose * shape.support(&local))[axis];
+        aabb.mins[axis] = (pose * shape.support(&-local))[axis];
+    }
+    aabb
 }
 
 fn sign(x: Real) -> Real {

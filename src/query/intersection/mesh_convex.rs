@@ -1,10 +1,10 @@
 //! Mesh against convex primitive: OBB-tree descent, exact triangle tests at the
 //! leaves, then solid containment either way.
 use super::triangle_convex_intersection;
-use crate::bounding_volume::{Aabb, Obb};
-use crate::math::{Isometry3, Point3, Vector3};
+use crate::bounding_volume::Obb;
+use crate::math::{Isometry3, Point3};
 use crate::partitioning::NodeContent;
-use crate::shape::{Shape, TriMesh};
+use crate::shape::{support_aabb, Shape, TriMesh};
 
 /// A common world point of the mesh and the primitive, if they intersect.
 pub fn mesh_convex_intersection(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &Shape, pose_convex: &Isometry3) -> Option<Point3> {
@@ -43,22 +43,9 @@ pub fn mesh_convex_intersection(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &
         }
     }
     let convex_center = convex_in_mesh * Point3::origin();
-    if mesh.local_aabb().contains(&tight_aabb(convex, &convex_in_mesh)) && mesh.contains_point(&convex_center) {
+    if mesh.local_aabb().contains(&support_aabb(convex.as_support_map()?, &convex_in_mesh)) && mesh.contains_point(&convex_center) {
         return Some(pose_mesh * convex_center);
     }
     None
 }
 
-/// The exact box of a convex shape in the mesh frame, from its support function.
-fn tight_aabb(convex: &Shape, convex_in_mesh: &Isometry3) -> Aabb {
-    let support = convex.as_support_map().expect("a primitive");
-    let mut aabb = Aabb::empty();
-    for axis in 0..3 {
-        let mut dir = Vector3::zeros();
-        dir[axis] = 1.0;
-        let local = convex_in_mesh.rotation.inverse_transform_vector(&dir);
-        aabb.maxs[axis] = (convex_in_mesh * support.support(&local))[axis];
-        aabb.mins[axis] = (convex_in_mesh * support.support(&-local))[axis];
-    }
-    aabb
-}
