@@ -12,6 +12,8 @@ const N: usize = 20;
 
 fn main() {
     let step: f64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0.3);
+    // Repeat the timed runs (for profilers).
+    let repeat: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(1);
     let bench = panda_scene::load(100);
     let world = &bench.world;
     let names: Vec<String> = world.robot.variable_names().map(str::to_string).collect();
@@ -36,14 +38,14 @@ fn main() {
     for (name, list) in [("free", &free), ("colliding", &colliding)] {
         let mut times = Vec::new();
         let mut stats = Statistics::default();
-        for m in list.iter() {
+        for m in list.iter().flat_map(|m| std::iter::repeat_n(m, repeat)) {
             let t = Instant::now();
             let r = run_pipeline(world, m, &options);
             times.push(t.elapsed().as_secs_f64());
             stats += &r.stats;
         }
         times.sort_by(f64::total_cmp);
-        let n = list.len();
+        let n = times.len();
         println!(
             "{name}: median {:.0} us; per segment {} cells, {} OBB, {} advancement, {} equations, {} pairs after stage 2",
             times[n / 2] * 1e6,
@@ -52,6 +54,14 @@ fn main() {
             stats.advancement_tests / n,
             stats.equations_evaluated / n,
             stats.stage2_kept / n
+        );
+        let total = stats.stage1_seconds + stats.stage2_seconds + stats.stage3_seconds;
+        println!(
+            "  mean us per segment: stage 1 {:.1}, stage 2 {:.1}, stage 3 {:.1} (rest of the run {:.1})",
+            stats.stage1_seconds / n as f64 * 1e6,
+            stats.stage2_seconds / n as f64 * 1e6,
+            stats.stage3_seconds / n as f64 * 1e6,
+            (times.iter().sum::<f64>() - total) / n as f64 * 1e6
         );
     }
 }

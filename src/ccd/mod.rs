@@ -11,12 +11,12 @@
 pub mod conservative_advancement;
 pub mod continuous_obb;
 pub mod elementary;
-pub mod enclosure_cache;
 pub mod pipeline;
 pub mod solver;
 pub mod stage1_dynamic_bvh;
 pub mod stage2_swept_lss;
 pub mod statistics;
+pub mod time_cells;
 
 pub use pipeline::{run_pipeline, PipelineOptions, PipelineResult};
 pub use statistics::Statistics;

@@ -1,13 +1,13 @@
 //! The pipeline over a whole trajectory: every segment through the three stages, and
 //! the contact events (entry and exit per pair) that the report lists.
-use super::enclosure_cache::EnclosureCache;
 use super::solver::{PairGroup, Solver};
 use super::stage1_dynamic_bvh::DynamicBvh;
 use super::stage2_swept_lss::{element_lss, may_touch};
 use super::statistics::Statistics;
+use super::time_cells::SolveRange;
 use crate::check::sampled::step_count;
 use crate::collision::{Body, CollisionWorld, StateChecker};
-use crate::enclosure::{link_jets, LinkJet};
+use crate::enclosure::{link_enclosures, LinkEnclosure};
 use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::motion::JointMotion;
 use crate::query::intersection::intersection_point;
@@ -84,7 +84,7 @@ pub fn run_pipeline(world: &CollisionWorld, motion: &JointMotion, options: &Pipe
             normal: None,
         });
     }
-    let mut jets: Vec<LinkJet> = Vec::new();
+    let mut links: Vec<LinkEnclosure> = Vec::new();
     let mut candidates = Vec::new();
     let pairs_per_segment = bvh.pair_count(world);
     for (k, seg) in motion.segments.iter().enumerate() {
@@ -94,13 +94,13 @@ pub fn run_pipeline(world: &CollisionWorld, motion: &JointMotion, options: &Pipe
         result.stats.segments += 1;
         result.stats.pairs_considered += pairs_per_segment;
         let started = Instant::now();
-        link_jets(&world.robot, seg, 0.0, seg.duration, &mut jets);
-        bvh.candidates(world, &jets, &mut candidates);
+        link_enclosures(&world.robot, seg, 0.0, seg.duration, &mut links);
+        bvh.candidates(world, &links, &mut candidates);
         result.stats.stage1_kept += candidates.len();
         Statistics::add_time(&mut result.stats.stage1_seconds, started.elapsed());
 
         let started = Instant::now();
-        candidates.retain(|&(a, b)| may_touch(world, &lss, &jets, a, b));
+        candidates.retain(|&(a, b)| may_touch(world, &lss, &links, a, b));
         result.stats.stage2_kept += candidates.len();
         Statistics::add_time(&mut result.stats.stage2_seconds, started.elapsed());
 
@@ -128,8 +128,8 @@ pub fn run_pipeline(world: &CollisionWorld, motion: &JointMotion, options: &Pipe
             let (batch, rest): (Vec<_>, Vec<_>) = pending.into_iter().partition(|p| p.0 == from);
             pending = rest;
             let batch: Vec<PairGroup> = batch.into_iter().map(|p| p.1).collect();
-            let mut cache = EnclosureCache::new(&world.robot, seg, from, seg.duration);
-            let (found, stats) = Solver::new(world, &mut cache, &batch, options.first_only, options.time_tolerance).solve();
+            let mut range = SolveRange::new(&world.robot, seg, from, seg.duration);
+            let (found, stats) = Solver::new(world, &mut range, &batch, options.first_only, options.time_tolerance).solve();
             result.stats += &stats;
             found_pairs += found.len();
             for f in found {

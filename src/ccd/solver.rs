@@ -9,11 +9,11 @@
 use super::conservative_advancement::{advance, motion_bound, separated_over, Advancement, BoundingBall};
 use super::continuous_obb::may_overlap;
 use super::elementary::{active_equations, CornerBounds, EquationOutcome, NewtonBounds, ALL_EQUATIONS};
-use super::enclosure_cache::{EnclosureCache, TimeCell};
+use super::time_cells::{SolveRange, TimeCell};
 use super::statistics::Statistics;
 use crate::bounding_volume::Obb;
 use crate::collision::{Body, CollisionWorld, Element};
-use crate::enclosure::{IntervalPose, IntervalVector3, KinematicTree, LinkJet};
+use crate::enclosure::{IntervalPose, IntervalVector3, KinematicTree, LinkEnclosure, LinkJet};
 use crate::math::{Isometry3, Point3, Real, Triangle, Vector3};
 use crate::partitioning::NodeContent;
 use crate::query::gjk;
@@ -61,7 +61,7 @@ const WORK_BUDGET: usize = 4096;
 
 pub struct Solver<'w, 'c> {
     world: &'w CollisionWorld,
-    cache: &'c mut EnclosureCache<'w>,
+    range: &'c mut SolveRange<'w>,
     /// Flattened element pairs, and the group of each.
     pairs: Vec<(usize, usize)>,
     pair_group: Vec<usize>,
@@ -76,7 +76,7 @@ pub struct Solver<'w, 'c> {
 }
 
 impl<'w, 'c> Solver<'w, 'c> {
-    pub fn new(world: &'w CollisionWorld, cache: &'c mut EnclosureCache<'w>, groups: &[PairGroup], first_only: bool, time_tolerance: Real) -> Self {
+    pub fn new(world: &'w CollisionWorld, range: &'c mut SolveRange<'w>, groups: &[PairGroup], first_only: bool, time_tolerance: Real) -> Self {
         let mut pairs = Vec::new();
         let mut pair_group = Vec::new();
         for (g, group) in groups.iter().enumerate() {
@@ -87,7 +87,7 @@ impl<'w, 'c> Solver<'w, 'c> {
         }
         Self {
             world,
-            cache,
+            range,
             pairs,
             pair_group,
             group_link: groups.iter().map(|g| g.link).collect(),
@@ -100,11 +100,11 @@ impl<'w, 'c> Solver<'w, 'c> {
         }
     }
 
-    /// The first contact of every group in the cache's range (earliest first).
+    /// The first contact of every group in the solve range (earliest first).
     pub fn solve(mut self) -> (Vec<FoundContact>, Statistics) {
         let work: Vec<Work> = (0..self.pairs.len() as u32).map(|pair| Work::Nodes { pair, a: 0, b: 0 }).collect();
         self.solve_cell(TimeCell::ROOT, work);
-        self.stats.enclosures_computed += self.cache.computed;
+        self.stats.enclosures_computed += self.range.computed;
         self.found.sort_by(|a, b| a.s_contact.total_cmp(&b.s_contact));
         (self.found, self.stats)
     }
@@ -119,11 +119,11 @@ impl<'w, 'c> Solver<'w, 'c> {
             return;
         }
         self.stats.time_cells += 1;
-        let (l, r) = self.cache.bounds(cell);
+        let (l, r) = self.range.bounds(cell);
         let [left_cell, right_cell] = cell.children();
-        let m = self.cache.bounds(left_cell).1;
-        let jets = self.cache.cell(cell).to_vec();
-        let (left, right) = self.refine(&jets, work, l, m, r);
+        let m = self.range.bounds(left_cell).1;
+        let links = self.range.enclosures(l, r);
+        let (left, right) = self.refine(&links, work, l, m, r);
         if r - l <= self.time_tolerance || m <= l || m >= r {
             let mut survivors = left;
             survivors.extend(right);
@@ -136,21 +136,23 @@ impl<'w, 'c> Solver<'w, 'c> {
 
     /// One interval's refinement: returns the work that may still touch in `[l, m]`
     /// and in `[m, r]`.
-    fn refine(&mut self, jets: &[LinkJet], work: Vec<Work>, l: Real, m: Real, r: Real) -> (Vec<Work>, Vec<Work>) {
+    fn refine(&mut self, links: &[LinkEnclosure], work: Vec<Work>, l: Real, m: Real, r: Real) -> (Vec<Work>, Vec<Work>) {
         let mut rel: Vec<Option<IntervalPose>> = vec![None; self.pairs.len()];
         let mut frames: Vec<Option<AdvancementFrame>> = vec![None; self.pairs.len()];
         let mut motion: Vec<Option<Real>> = vec![None; self.pairs.len()];
         let mut queue = work;
         let (mut left, mut right) = (Vec::new(), Vec::new());
         let mut start_poses: Option<Vec<Isometry3>> = None;
+        // For the interval Newton step, on the cells that reach triangle equations.
+        let mut newton_links: Option<NewtonLinks> = None;
         while let Some(item) = queue.pop() {
             let pair = pair_of(&item) as usize;
             let (ea, eb) = (&self.world.elements[self.pairs[pair].0], &self.world.elements[self.pairs[pair].1]);
-            let b_in_a = *rel[pair].get_or_insert_with(|| self.element_relative_pose(ea, eb, jets));
+            let b_in_a = *rel[pair].get_or_insert_with(|| self.element_relative_pose(ea, eb, links));
             let frame = *frames[pair].get_or_insert_with(|| {
-                let poses = start_poses.get_or_insert_with(|| poses_at(self.world, self.cache.segment(), l));
+                let poses = start_poses.get_or_insert_with(|| poses_at(self.world, self.range.segment(), l));
                 let start = element_world_pose(ea, poses).inv_mul(&element_world_pose(eb, poses));
-                AdvancementFrame::new(ea, eb, start, b_in_a, jets)
+                AdvancementFrame::new(ea, eb, start, b_in_a, links)
             });
             match item {
                 Work::Nodes { pair: p, a, b } => {
@@ -210,7 +212,8 @@ impl<'w, 'c> Solver<'w, 'c> {
                     if frame.apart(&TriangleShape(&ta), &triangle_ball(&ta), &TriangleShape(&tb), &triangle_ball(&tb)) {
                         continue;
                     }
-                    let outcome = self.triangle_equations(jets, ea, eb, a, b, mask, &b_in_a, l, m, r);
+                    let newton = newton_links.get_or_insert_with(|| NewtonLinks { jets: self.range.jets(l, r), at_split: self.range.enclosures(m, m) });
+                    let outcome = self.triangle_equations(newton, ea, eb, a, b, mask, &b_in_a, l, m, r);
                     self.keep_triangles(p, a, b, outcome, &mut left, &mut right);
                 }
                 Work::Convex { a, b, .. } => {
@@ -242,12 +245,12 @@ impl<'w, 'c> Solver<'w, 'c> {
 
     /// The pose set of element `eb` in the frame of element `ea`; for two links, along
     /// the chain between them.
-    fn element_relative_pose(&self, ea: &Element, eb: &Element, jets: &[LinkJet]) -> IntervalPose {
+    fn element_relative_pose(&self, ea: &Element, eb: &Element, links: &[LinkEnclosure]) -> IntervalPose {
         match (ea.body, eb.body) {
             (Body::Link(la), Body::Link(lb)) => IntervalPose::from_isometry(&ea.origin.inverse())
-                .mul(&self.tree.relative_pose(jets, la, lb))
+                .mul(&self.tree.relative_pose(links, la, lb))
                 .mul_isometry(&eb.origin),
-            _ => element_pose(ea, jets).inv_mul(&element_pose(eb, jets)),
+            _ => element_pose(ea, links).inv_mul(&element_pose(eb, links)),
         }
     }
 
@@ -277,8 +280,8 @@ impl<'w, 'c> Solver<'w, 'c> {
     /// The equations of the triangles of leaf nodes `a` and `b` on `[l, r]` split at `m`.
     #[allow(clippy::too_many_arguments)]
     fn triangle_equations(
-        &mut self,
-        jets: &[LinkJet],
+        &self,
+        newton_links: &NewtonLinks,
         ea: &Element,
         eb: &Element,
         a: u32,
@@ -296,11 +299,12 @@ impl<'w, 'c> Solver<'w, 'c> {
         });
         // Newton: world positions and velocities over [l, r], positions at m.
         let corners: [(IntervalVector3, IntervalVector3); 6] =
-            std::array::from_fn(|k| if k < 3 { corner_world(ea, jets, &tri_a[k]) } else { corner_world(eb, jets, &tri_b[k - 3]) });
+            std::array::from_fn(|k| {
+                if k < 3 { corner_world(ea, &newton_links.jets, &tri_a[k]) } else { corner_world(eb, &newton_links.jets, &tri_b[k - 3]) }
+            });
         let world: [IntervalVector3; 6] = corners.map(|c| c.0);
         let velocity: [IntervalVector3; 6] = corners.map(|c| c.1);
-        let jets_m = self.cache.at(m).to_vec();
-        let rel_m = self.element_relative_pose(ea, eb, &jets_m);
+        let rel_m = self.element_relative_pose(ea, eb, &newton_links.at_split);
         let at_split: [IntervalVector3; 6] = std::array::from_fn(|k| {
             if k < 3 { IntervalVector3::from_point(&tri_a[k]) } else { rel_m.transform_point(&tri_b[k - 3]) }
         });
@@ -309,7 +313,7 @@ impl<'w, 'c> Solver<'w, 'c> {
     }
 
     fn poses_at(&self, s: Real) -> Vec<Isometry3> {
-        poses_at(self.world, self.cache.segment(), s)
+        poses_at(self.world, self.range.segment(), s)
     }
 
     /// Whether a group's element pairs touch at local time `s`, and where.
@@ -420,6 +424,13 @@ impl<'w, 'c> Solver<'w, 'c> {
     }
 }
 
+/// What the interval Newton step needs on one cell: every link's pose and derivative
+/// over the cell, and its pose at the split time.
+struct NewtonLinks {
+    jets: Vec<LinkJet>,
+    at_split: Vec<LinkEnclosure>,
+}
+
 /// The frame of the advancement tests of a pair: the fixed side and the moving side.
 /// Against an obstacle the link element moves in the obstacle's frame, so its motion is
 /// its own world motion; two links use the chain between them.
@@ -432,12 +443,12 @@ struct AdvancementFrame {
 }
 
 impl AdvancementFrame {
-    fn new(ea: &Element, eb: &Element, b_in_a_start: Isometry3, b_in_a: IntervalPose, jets: &[LinkJet]) -> Self {
+    fn new(ea: &Element, eb: &Element, b_in_a_start: Isometry3, b_in_a: IntervalPose, links: &[LinkEnclosure]) -> Self {
         match eb.body {
             Body::Obstacle(_) => Self {
                 moving_is_a: true,
                 start: b_in_a_start.inverse(),
-                over: IntervalPose::from_isometry(&eb.origin.inverse()).mul(&element_pose(ea, jets)),
+                over: IntervalPose::from_isometry(&eb.origin.inverse()).mul(&element_pose(ea, links)),
             },
             Body::Link(_) => Self { moving_is_a: false, start: b_in_a_start, over: b_in_a },
         }
@@ -543,9 +554,9 @@ fn triangle_ball(t: &Triangle) -> BoundingBall {
 }
 
 /// The element's pose set over the interval (links) or its fixed pose (obstacles).
-fn element_pose(e: &Element, jets: &[LinkJet]) -> IntervalPose {
+fn element_pose(e: &Element, links: &[LinkEnclosure]) -> IntervalPose {
     match e.body {
-        Body::Link(l) => jets[l].pose.mul_isometry(&e.origin),
+        Body::Link(l) => links[l].pose.mul_isometry(&e.origin),
         Body::Obstacle(_) => IntervalPose::from_isometry(&e.origin),
     }
 }
@@ -556,7 +567,7 @@ fn corner_world(e: &Element, jets: &[LinkJet], p: &Point3) -> (IntervalVector3, 
     match e.body {
         Body::Link(l) => {
             let q = e.origin * p;
-            (jets[l].point(&q), jets[l].point_velocity(&q))
+            (jets[l].enclosure.point(&q), jets[l].point_velocity(&q))
         }
         Body::Obstacle(_) => (IntervalVector3::from_point(&(e.origin * p)), IntervalVector3::zeros()),
     }

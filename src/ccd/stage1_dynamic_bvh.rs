@@ -3,7 +3,7 @@
 //! into a hierarchy and tested against the scene's static hierarchy and against itself.
 use crate::bounding_volume::Aabb;
 use crate::collision::{Body, CollisionWorld};
-use crate::enclosure::LinkJet;
+use crate::enclosure::LinkEnclosure;
 use crate::partitioning::AabbTree;
 
 pub struct DynamicBvh {
@@ -44,14 +44,14 @@ impl DynamicBvh {
     }
 
     /// Element pairs `(link element, other element)` whose swept boxes overlap over the
-    /// interval the jets enclose.
-    pub fn candidates(&mut self, world: &CollisionWorld, jets: &[LinkJet], out: &mut Vec<(usize, usize)>) {
+    /// interval the enclosures hold.
+    pub fn candidates(&mut self, world: &CollisionWorld, links: &[LinkEnclosure], out: &mut Vec<(usize, usize)>) {
         out.clear();
         self.swept.clear();
         for &i in &self.link_elements {
             let e = &world.elements[i];
             let Body::Link(l) = e.body else { unreachable!() };
-            self.swept.push(jets[l].pose.mul_isometry(&e.origin).obb_aabb(&e.local_obb));
+            self.swept.push(links[l].pose.mul_isometry(&e.origin).obb_aabb(&e.local_obb));
         }
         self.robot_tree.rebuild(&self.swept);
         self.scratch.clear();

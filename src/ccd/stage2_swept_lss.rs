@@ -5,7 +5,7 @@
 //! is dropped only when GJK proves that hull farther than the radii from the other side.
 use crate::bounding_volume::{Aabb, Lss, Obb};
 use crate::collision::{Body, CollisionWorld, Element};
-use crate::enclosure::LinkJet;
+use crate::enclosure::LinkEnclosure;
 use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::query::gjk;
 use crate::shape::{Cuboid, Shape, SupportMap};
@@ -42,8 +42,8 @@ fn slack(scale: Real) -> Real {
     1e-9 * (1.0 + scale)
 }
 
-fn swept_lss(element: &Element, lss: &Lss, jet: &LinkJet) -> SweptLss {
-    let pose = jet.pose.mul_isometry(&element.origin);
+fn swept_lss(element: &Element, lss: &Lss, link: &LinkEnclosure) -> SweptLss {
+    let pose = link.pose.mul_isometry(&element.origin);
     let boxes = [pose.transform_point(&lss.a).to_aabb(), pose.transform_point(&lss.b).to_aabb()];
     let scale = boxes[0].maxs.coords.amax().max(boxes[0].mins.coords.abs().amax());
     SweptLss { boxes, margin: lss.radius + slack(scale) }
@@ -55,15 +55,15 @@ fn obb_as_cuboid(obb: &Obb, pose: &Isometry3) -> (Cuboid, Isometry3) {
     (Cuboid { half_extents: obb.half_extents.add_scalar(1e-12 * (1.0 + obb.half_extents.amax())) }, pose * obb.frame())
 }
 
-/// Whether the pair may touch over the interval the jets enclose.
-pub fn may_touch(world: &CollisionWorld, lss: &[Lss], jets: &[LinkJet], a: usize, b: usize) -> bool {
+/// Whether the pair may touch over the interval the enclosures hold.
+pub fn may_touch(world: &CollisionWorld, lss: &[Lss], links: &[LinkEnclosure], a: usize, b: usize) -> bool {
     let ea = &world.elements[a];
     let Body::Link(la) = ea.body else { return true };
-    let swept_a = swept_lss(ea, &lss[a], &jets[la]);
+    let swept_a = swept_lss(ea, &lss[a], &links[la]);
     let eb = &world.elements[b];
     match eb.body {
         Body::Link(lb) => {
-            let swept_b = swept_lss(eb, &lss[b], &jets[lb]);
+            let swept_b = swept_lss(eb, &lss[b], &links[lb]);
             gjk::may_intersect(&swept_a, &Isometry3::identity(), &swept_b, &Isometry3::identity())
         }
         Body::Obstacle(_) => match &eb.shape {

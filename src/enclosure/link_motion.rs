@@ -11,98 +11,156 @@ use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::motion::Segment;
 use crate::robot::{JointKind, Robot};
 
-/// Pose and pose derivative (with respect to time) of one link over a time interval.
+/// Pose of one link over a time interval.
 #[derive(Clone, Copy, Debug)]
-pub struct LinkJet {
+pub struct LinkEnclosure {
     pub pose: IntervalPose,
     /// Pose in the parent link's frame (the joint origin and motion alone): relative
     /// poses of two links are composed along the chain between them, free of the
     /// motion they share.
     pub local: IntervalPose,
+}
+
+impl LinkEnclosure {
+    /// Enclosure of a body-fixed point's world position.
+    pub fn point(&self, p: &Point3) -> IntervalVector3 {
+        self.pose.transform_point(p)
+    }
+}
+
+/// Pose and pose derivative (with respect to time) of one link over a time interval;
+/// the derivative costs as much again as the pose, so only the interval Newton step
+/// asks for it.
+#[derive(Clone, Copy, Debug)]
+pub struct LinkJet {
+    pub enclosure: LinkEnclosure,
     pub rotation_rate: IntervalMatrix3,
     pub translation_rate: IntervalVector3,
 }
 
 impl LinkJet {
-    /// Enclosure of a body-fixed point's world position.
-    pub fn point(&self, p: &Point3) -> IntervalVector3 {
-        self.pose.transform_point(p)
-    }
-
     /// Enclosure of a body-fixed point's world velocity.
     pub fn point_velocity(&self, p: &Point3) -> IntervalVector3 {
         self.rotation_rate.mul_f64_vector(&p.coords) + self.translation_rate
     }
 }
 
-/// Every link's jet over local times `[s0, s1]` of `segment`.
-pub fn link_jets(robot: &Robot, segment: &Segment, s0: Real, s1: Real, out: &mut Vec<LinkJet>) {
+/// The joint values over local times `[s0, s1]`, and (if asked) their rates.
+fn joint_ranges(segment: &Segment, s0: Real, s1: Real, with_rates: bool) -> (Vec<Interval>, Vec<Interval>) {
     let s = if s0 == s1 { Interval::point(s0) } else { Interval::new(s0, s1) };
     let mut values = Vec::with_capacity(segment.coefficients.len());
-    let mut rates = Vec::with_capacity(segment.coefficients.len());
+    let mut rates = Vec::with_capacity(if with_rates { segment.coefficients.len() } else { 0 });
     for c in &segment.coefficients {
         let coefficients = &c[..=segment.degree];
         values.push(Interval::polynomial(coefficients, s));
-        let derivative: Vec<Real> = (1..coefficients.len()).map(|i| i as Real * coefficients[i]).collect();
-        rates.push(Interval::polynomial(&derivative, s));
+        if with_rates {
+            let mut derivative = [0.0; 6];
+            for i in 1..coefficients.len() {
+                derivative[i - 1] = i as Real * coefficients[i];
+            }
+            rates.push(Interval::polynomial(&derivative[..coefficients.len().saturating_sub(1)], s));
+        }
     }
+    (values, rates)
+}
+
+/// The value (and rate) of a joint from its variable's range, following a mimic joint's
+/// leader.
+fn joint_value(joint: &crate::robot::Joint, values: &[Interval], rates: &[Interval]) -> (Interval, Interval) {
+    let zero = Interval::point(0.0);
+    match joint.variable {
+        None => (zero, zero),
+        Some(v) => {
+            let rate = rates.get(v).copied().unwrap_or(zero);
+            match &joint.mimic {
+                Some(m) => (values[v] * m.multiplier + m.offset, rate * m.multiplier),
+                None => (values[v], rate),
+            }
+        }
+    }
+}
+
+/// Every link's pose enclosure over local times `[s0, s1]` of `segment`.
+pub fn link_enclosures(robot: &Robot, segment: &Segment, s0: Real, s1: Real, out: &mut Vec<LinkEnclosure>) {
+    let (values, _) = joint_ranges(segment, s0, s1, false);
+    out.clear();
+    out.resize(robot.links.len(), LinkEnclosure { pose: IntervalPose::identity(), local: IntervalPose::identity() });
+    for joint in &robot.joints {
+        let (value, _) = joint_value(joint, &values, &[]);
+        out[joint.child_link] = child_enclosure(&out[joint.parent_link], &joint.origin, joint.kind, &joint.axis, value);
+    }
+}
+
+/// Every link's jet over local times `[s0, s1]` of `segment`.
+pub fn link_jets(robot: &Robot, segment: &Segment, s0: Real, s1: Real, out: &mut Vec<LinkJet>) {
+    let (values, rates) = joint_ranges(segment, s0, s1, true);
     let zero = Interval::point(0.0);
     out.clear();
     out.resize(
         robot.links.len(),
         LinkJet {
-            pose: IntervalPose::identity(),
-            local: IntervalPose::identity(),
+            enclosure: LinkEnclosure { pose: IntervalPose::identity(), local: IntervalPose::identity() },
             rotation_rate: IntervalMatrix3([[zero; 3]; 3]),
             translation_rate: IntervalVector3::zeros(),
         },
     );
     for joint in &robot.joints {
-        let parent = out[joint.parent_link];
-        let (value, rate) = match joint.variable {
-            None => (zero, zero),
-            Some(v) => match &joint.mimic {
-                Some(m) => (values[v] * m.multiplier + m.offset, rates[v] * m.multiplier),
-                None => (values[v], rates[v]),
-            },
-        };
-        out[joint.child_link] = child_jet(&parent, &joint.origin, joint.kind, &joint.axis, value, rate);
+        let (value, rate) = joint_value(joint, &values, &rates);
+        out[joint.child_link] = child_jet(&out[joint.parent_link], &joint.origin, joint.kind, &joint.axis, value, rate);
     }
 }
 
-/// The child's jet: parent, then the exact joint origin, then the joint's motion.
+/// The joint's own motion: a rotation about or a slide along its axis.
+fn joint_motion(kind: JointKind, axis: &Vector3, value: Interval) -> Option<IntervalPose> {
+    match kind {
+        JointKind::Fixed => None,
+        JointKind::Revolute | JointKind::Continuous => Some(IntervalPose::rotation_about(axis, value)),
+        JointKind::Prismatic => Some(IntervalPose::translation_along(axis, value)),
+    }
+}
+
+/// The child's pose: parent, then the exact joint origin, then the joint's motion.
+fn child_enclosure(parent: &LinkEnclosure, origin: &Isometry3, kind: JointKind, axis: &Vector3, value: Interval) -> LinkEnclosure {
+    let at_origin = parent.pose.mul_isometry(origin);
+    let origin_pose = IntervalPose::from_isometry(origin);
+    let enclosure = match joint_motion(kind, axis, value) {
+        None => LinkEnclosure { pose: at_origin, local: origin_pose },
+        Some(motion) => LinkEnclosure { pose: at_origin.mul(&motion), local: origin_pose.mul(&motion) },
+    };
+    widened(enclosure)
+}
+
+/// The child's jet: its pose as in [`child_enclosure`], the derivative by the product
+/// rule.
 fn child_jet(parent: &LinkJet, origin: &Isometry3, kind: JointKind, axis: &Vector3, value: Interval, rate: Interval) -> LinkJet {
     let r_o = origin.rotation.to_rotation_matrix().into_inner();
-    let at_origin = parent.pose.mul_isometry(origin);
+    let enclosure = child_enclosure(&parent.enclosure, origin, kind, axis, value);
+    let at_origin_rotation = parent.enclosure.pose.rotation.mul_matrix(&r_o);
     let rotation_rate = parent.rotation_rate.mul_matrix(&r_o);
     let translation_rate = parent.rotation_rate.mul_f64_vector(&origin.translation.vector) + parent.translation_rate;
-    let origin_pose = IntervalPose::from_isometry(origin);
-    let jet = match kind {
-        JointKind::Fixed => LinkJet { pose: at_origin, local: origin_pose, rotation_rate, translation_rate },
+    match kind {
+        JointKind::Fixed => LinkJet { enclosure, rotation_rate, translation_rate },
         JointKind::Revolute | JointKind::Continuous => {
             let rotation = IntervalPose::rotation_about(axis, value);
             let d_rotation = rotation_derivative(axis, value, rate);
             LinkJet {
-                pose: at_origin.mul(&rotation),
-                local: origin_pose.mul(&rotation),
-                rotation_rate: add(&rotation_rate.mul(&rotation.rotation), &at_origin.rotation.mul(&d_rotation)),
+                enclosure,
+                rotation_rate: add(&rotation_rate.mul(&rotation.rotation), &at_origin_rotation.mul(&d_rotation)),
                 translation_rate,
             }
         }
         JointKind::Prismatic => {
             let slide = IntervalPose::translation_along(axis, value);
-            let direction = at_origin.rotation.mul_f64_vector(axis);
+            let direction = at_origin_rotation.mul_f64_vector(axis);
             LinkJet {
-                pose: at_origin.mul(&slide),
-                local: origin_pose.mul(&slide),
+                enclosure,
                 rotation_rate,
                 translation_rate: rotation_rate.mul_vector(&slide.translation)
                     + IntervalVector3(direction.0.map(|x| x * rate))
                     + translation_rate,
             }
         }
-    };
-    widened(jet)
+    }
 }
 
 /// Absolute widening of every link pose: covers the rounding of the exact constants
@@ -110,11 +168,10 @@ fn child_jet(parent: &LinkJet, origin: &Isometry3, kind: JointKind, axis: &Vecto
 const POSE_SLACK_ROTATION: Real = 1e-14;
 const POSE_SLACK_TRANSLATION: Real = 1e-12;
 
-fn widened(jet: LinkJet) -> LinkJet {
-    LinkJet {
-        pose: jet.pose.widened(POSE_SLACK_ROTATION, POSE_SLACK_TRANSLATION),
-        local: jet.local.widened(POSE_SLACK_ROTATION, POSE_SLACK_TRANSLATION),
-        ..jet
+fn widened(e: LinkEnclosure) -> LinkEnclosure {
+    LinkEnclosure {
+        pose: e.pose.widened(POSE_SLACK_ROTATION, POSE_SLACK_TRANSLATION),
+        local: e.local.widened(POSE_SLACK_ROTATION, POSE_SLACK_TRANSLATION),
     }
 }
 
@@ -139,15 +196,15 @@ impl KinematicTree {
 
     /// The pose set of link `b` in the frame of link `a`, composed along the chain
     /// between them (up from each to their common ancestor).
-    pub fn relative_pose(&self, jets: &[LinkJet], a: usize, b: usize) -> IntervalPose {
+    pub fn relative_pose(&self, links: &[LinkEnclosure], a: usize, b: usize) -> IntervalPose {
         let (mut x, mut y) = (a, b);
         let (mut a_up, mut b_up) = (IntervalPose::identity(), IntervalPose::identity());
         while x != y {
             if self.depth[x] >= self.depth[y] {
-                a_up = jets[x].local.mul(&a_up);
+                a_up = links[x].local.mul(&a_up);
                 x = self.parent[x].expect("a link below the root has a parent");
             } else {
-                b_up = jets[y].local.mul(&b_up);
+                b_up = links[y].local.mul(&b_up);
                 y = self.parent[y].expect("a link below the root has a parent");
             }
         }

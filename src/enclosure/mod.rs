@@ -7,4 +7,4 @@ mod link_motion;
 
 pub use interval::Interval;
 pub use interval_pose::{IntervalMatrix3, IntervalPose, IntervalVector3};
-pub use link_motion::{link_jets, KinematicTree, LinkJet};
+pub use link_motion::{link_enclosures, link_jets, KinematicTree, LinkEnclosure, LinkJet};

@@ -1,0 +1,69 @@
+//! The dyadic time cells of one segment's solve range, and the link enclosures over a
+//! cell. The solver visits each cell once and computes its enclosures once, for every
+//! test on it (the simultaneous idea of seed 002 §5.2.2); pose derivatives are computed
+//! only for the cells where the interval Newton step needs them.
+use crate::enclosure::{link_enclosures, link_jets, LinkEnclosure, LinkJet};
+use crate::math::Real;
+use crate::motion::Segment;
+use crate::robot::Robot;
+
+/// A dyadic sub-interval of the solve range: `index` of `2^level` equal parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TimeCell {
+    pub level: u32,
+    pub index: u64,
+}
+
+impl TimeCell {
+    pub const ROOT: TimeCell = TimeCell { level: 0, index: 0 };
+
+    pub fn children(self) -> [TimeCell; 2] {
+        [TimeCell { level: self.level + 1, index: 2 * self.index }, TimeCell { level: self.level + 1, index: 2 * self.index + 1 }]
+    }
+}
+
+/// Local times `[from, to]` of a segment being solved, cut into dyadic cells.
+pub struct SolveRange<'a> {
+    robot: &'a Robot,
+    segment: &'a Segment,
+    from: Real,
+    to: Real,
+    /// Enclosures computed (for the statistics).
+    pub computed: usize,
+}
+
+impl<'a> SolveRange<'a> {
+    pub fn new(robot: &'a Robot, segment: &'a Segment, from: Real, to: Real) -> Self {
+        Self { robot, segment, from, to, computed: 0 }
+    }
+
+    pub fn segment(&self) -> &'a Segment {
+        self.segment
+    }
+
+    /// Local times of a cell.
+    pub fn bounds(&self, cell: TimeCell) -> (Real, Real) {
+        let n = (1u64 << cell.level.min(62)) as Real;
+        let w = self.to - self.from;
+        let lo = self.from + w * (cell.index as Real / n);
+        let hi = if cell.index + 1 == 1u64 << cell.level.min(62) { self.to } else { self.from + w * ((cell.index + 1) as Real / n) };
+        (lo, hi)
+    }
+
+    /// Every link's pose enclosure over local times `[lo, hi]` (a point interval when
+    /// equal: tight).
+    pub fn enclosures(&mut self, lo: Real, hi: Real) -> Vec<LinkEnclosure> {
+        let mut out = Vec::new();
+        link_enclosures(self.robot, self.segment, lo, hi, &mut out);
+        self.computed += 1;
+        out
+    }
+
+    /// Every link's pose and pose derivative over local times `[lo, hi]`.
+    pub fn jets(&mut self, lo: Real, hi: Real) -> Vec<LinkJet> {
+        let mut out = Vec::new();
+        link_jets(self.robot, self.segment, lo, hi, &mut out);
+        self.computed += 1;
+        out
+    }
+}

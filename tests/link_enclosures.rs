@@ -1,0 +1,137 @@
+//! Link enclosures over a time interval (`enclosure::link_enclosures` and
+//! `link_jets`, seed 002 §3.3 and §4.1) hold what f64 forward kinematics computes at
+//! every sampled instant of the interval: each link's world pose, its pose in the
+//! parent's frame, and (for the jets) the pose's time derivative by central differences.
+//! Robots: a chain with revolute joints about skew axes, a continuous, a prismatic, a
+//! fixed and a mimic joint; segments linear, cubic and quintic with random coefficients.
+use ccd_guard::enclosure::{link_enclosures, link_jets, IntervalMatrix3, IntervalVector3};
+use ccd_guard::math::{Isometry3, Matrix3, Vector3};
+use ccd_guard::motion::Segment;
+use ccd_guard::robot::resources::ResourceResolver;
+use ccd_guard::robot::urdf::parse_urdf;
+use ccd_guard::robot::Robot;
+use proptest::prelude::*;
+use std::path::Path;
+
+const ROBOT: &str = r#"<robot name="chain">
+  <link name="base"/> <link name="a"/> <link name="b"/> <link name="c"/> <link name="d"/>
+  <link name="e"/> <link name="f"/> <link name="g"/>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="a"/>
+    <origin xyz="0.1 0 0.3" rpy="0.3 -0.2 0.7"/><axis xyz="0 0 1"/><limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
+  <joint name="j2" type="revolute"><parent link="a"/><child link="b"/>
+    <origin xyz="0 0.2 0.1" rpy="1.1 0 0"/><axis xyz="0.3 0.4 -0.5"/><limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
+  <joint name="j3" type="continuous"><parent link="b"/><child link="c"/>
+    <origin xyz="0.4 0 0" rpy="0 0.5 0"/><axis xyz="1 0 0"/></joint>
+  <joint name="j4" type="prismatic"><parent link="c"/><child link="d"/>
+    <origin xyz="0 0 0.2" rpy="0 0 -0.4"/><axis xyz="0 1 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="fixed" type="fixed"><parent link="d"/><child link="e"/>
+    <origin xyz="0.05 -0.1 0.2" rpy="0.2 0.2 0.2"/></joint>
+  <joint name="j5" type="revolute"><parent link="e"/><child link="f"/>
+    <origin xyz="0.3 0 0" rpy="0 0 0"/><axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
+  <joint name="follower" type="revolute"><parent link="f"/><child link="g"/>
+    <origin xyz="0 0 0.1" rpy="0 0 0"/><axis xyz="0 0 1"/><limit lower="-3" upper="3" effort="1" velocity="1"/>
+    <mimic joint="j5" multiplier="-1.5" offset="0.2"/></joint>
+</robot>"#;
+
+fn robot() -> Robot {
+    parse_urdf(ROBOT, Path::new("chain.urdf"), &ResourceResolver::default()).unwrap()
+}
+
+fn segment(degree: usize, duration: f64, coefficients: Vec<[f64; 6]>) -> Segment {
+    let mut coefficients = coefficients;
+    for c in &mut coefficients {
+        c[degree + 1..].fill(0.0);
+    }
+    Segment { start_time: 0.0, duration, degree, coefficients }
+}
+
+fn poses(robot: &Robot, seg: &Segment, s: f64) -> Vec<Isometry3> {
+    let mut q = vec![0.0; seg.coefficients.len()];
+    seg.positions_at(s, &mut q);
+    robot.link_poses(&q)
+}
+
+fn rotation(p: &Isometry3) -> Matrix3 {
+    p.rotation.to_rotation_matrix().into_inner()
+}
+
+/// `m` within the set, allowing `slack` outside it (for finite differences).
+fn matrix_within(set: &IntervalMatrix3, m: &Matrix3, slack: f64) -> bool {
+    (0..3).all(|i| (0..3).all(|j| set.0[i][j].lo - slack <= m[(i, j)] && m[(i, j)] <= set.0[i][j].hi + slack))
+}
+
+fn vector_within(set: &IntervalVector3, v: &Vector3, slack: f64) -> bool {
+    (0..3).all(|i| set.0[i].lo - slack <= v[i] && v[i] <= set.0[i].hi + slack)
+}
+
+fn check(robot: &Robot, seg: &Segment, s0: f64, s1: f64) -> Result<(), TestCaseError> {
+    let (mut enclosures, mut jets) = (Vec::new(), Vec::new());
+    link_enclosures(robot, seg, s0, s1, &mut enclosures);
+    link_jets(robot, seg, s0, s1, &mut jets);
+    let parent = |link: usize| robot.joints.iter().find(|j| j.child_link == link).map(|j| j.parent_link);
+    for k in 0..=16 {
+        let s = s0 + (s1 - s0) * k as f64 / 16.0;
+        let at = poses(robot, seg, s);
+        let h = 1e-6 * seg.duration;
+        let (before, after) = (poses(robot, seg, s - h), poses(robot, seg, s + h));
+        for (l, pose) in at.iter().enumerate() {
+            let e = &enclosures[l];
+            prop_assert_eq!(e.pose, jets[l].enclosure.pose, "the jets' poses are the enclosures");
+            prop_assert!(e.pose.rotation.contains(&rotation(pose)), "link {} rotation at s={} not in {:?}", l, s, e.pose.rotation);
+            prop_assert!(e.pose.translation.contains(&pose.translation.vector), "link {} translation at s={}", l, s);
+            if let Some(p) = parent(l) {
+                let local = at[p].inverse() * pose;
+                prop_assert!(matrix_within(&e.local.rotation, &rotation(&local), 1e-13), "link {} local rotation at s={}", l, s);
+                prop_assert!(vector_within(&e.local.translation, &local.translation.vector, 1e-13), "link {} local translation", l);
+            }
+            // Central differences inside the segment (the clamp would bend them at its ends).
+            if s - h >= 0.0 && s + h <= seg.duration {
+                let d_rotation = (rotation(&after[l]) - rotation(&before[l])) / (2.0 * h);
+                let d_translation = (after[l].translation.vector - before[l].translation.vector) / (2.0 * h);
+                let slack = 1e-4 * (1.0 + d_rotation.amax() + d_translation.amax());
+                prop_assert!(matrix_within(&jets[l].rotation_rate, &d_rotation, slack), "link {} rotation rate at s={}", l, s);
+                prop_assert!(vector_within(&jets[l].translation_rate, &d_translation, slack), "link {} translation rate at s={}", l, s);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn coefficient() -> impl Strategy<Value = [f64; 6]> {
+    prop::array::uniform6(-2.0..2.0f64)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    #[test]
+    fn enclosures_hold_every_sampled_pose(
+        degree in prop::sample::select(vec![1usize, 3, 5]),
+        duration in 0.2..3.0f64,
+        coefficients in prop::collection::vec(coefficient(), 5),
+        a in 0.0..1.0f64,
+        b in 0.0..1.0f64,
+        wide in any::<bool>(),
+    ) {
+        let robot = robot();
+        prop_assert_eq!(robot.variable_names().count(), 5);
+        let seg = segment(degree, duration, coefficients);
+        // Some intervals span most of the segment, others are short.
+        let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+        let (s0, s1) = if wide { (lo * duration, hi * duration) } else { (lo * duration, (lo + 1e-3 * hi) * duration) };
+        check(&robot, &seg, s0, s1)?;
+    }
+}
+
+#[test]
+fn point_interval_enclosures_are_tight() {
+    let robot = robot();
+    let seg = segment(5, 1.0, vec![[0.1, -0.5, 0.3, 0.2, -0.1, 0.05]; 5]);
+    let mut enclosures = Vec::new();
+    link_enclosures(&robot, &seg, 0.37, 0.37, &mut enclosures);
+    let at = poses(&robot, &seg, 0.37);
+    for (l, e) in enclosures.iter().enumerate() {
+        assert!(e.pose.rotation.contains(&rotation(&at[l])) && e.pose.translation.contains(&at[l].translation.vector));
+        let width = (0..3).flat_map(|i| (0..3).map(move |j| (i, j))).map(|(i, j)| e.pose.rotation.0[i][j].width()).fold(0.0, f64::max);
+        assert!(width < 1e-12, "link {l}: rotation width {width} at a point in time");
+    }
+}
