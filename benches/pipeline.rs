@@ -1,6 +1,16 @@
 //! Per-segment cost of the CCD pipeline on the Panda (STL meshes) in a 20-object scene,
-//! free and colliding segments, with the time per stage, against dense discrete
-//! sampling at 0.005 rad of the same segments measured in the same run.
+//! with the time per stage, against dense discrete sampling at 0.005 rad of the same
+//! motions measured in the same run.
+//!
+//! Planned trajectories: straight joint-space moves of up to 0.6 rad per joint cut into
+//! segments of at most `STEP` = 0.05 rad (what a time-parameterized MoveIt plan sends to
+//! the controller: 0.1 s apart at 0.5 rad/s), linear interpolation. Free ones are free
+//! under sampling at 0.001 rad; colliding ones start free and touch on the way. The
+//! pipeline's cost is given per segment: a free trajectory's time over its segments, and
+//! the segment in which a colliding trajectory first touches on its own.
+//!
+//! Coarse segments (up to 0.3 rad, one segment each) are timed too, without criterion,
+//! to show how the cost grows with the motion of a segment.
 use ccd_guard::ccd::{run_pipeline, PipelineOptions, Statistics};
 use ccd_guard::check::sampled::{check_sampled, SampledOptions};
 use ccd_guard::check::{CheckInput, Verdict};
@@ -12,45 +22,57 @@ use std::time::Instant;
 
 mod panda_scene;
 
-const SEGMENTS: usize = 60;
-/// Largest joint change of a segment (rad): a planner's waypoint spacing.
-const STEP: f64 = 0.3;
+/// Trajectories of each kind.
+const TRAJECTORIES: usize = 30;
+/// Largest joint change of a planned segment (rad).
+const STEP: f64 = 0.05;
+/// Largest joint change of a coarse segment (rad).
+const COARSE_STEP: f64 = 0.3;
 
-fn segment(world: &CollisionWorld, q0: &[f64], q1: &[f64]) -> JointMotion {
+/// Waypoints `q0 → q1` cut into segments of at most `step` per joint, 0.1 s apart.
+fn straight_move(world: &CollisionWorld, q0: &[f64], q1: &[f64], step: f64) -> JointMotion {
     let names: Vec<String> = world.robot.variable_names().map(str::to_string).collect();
-    let point = |q: &[f64], t: f64| TrajectoryPoint { positions: q.to_vec(), velocities: None, accelerations: None, time_from_start: t };
-    let trajectory = Trajectory { joint_names: names, points: vec![point(q0, 0.0), point(q1, 0.5)] };
-    JointMotion::new(&world.robot, &trajectory, None).expect("valid segment")
+    let largest = q0.iter().zip(q1).map(|(a, b)| (b - a).abs()).fold(0.0, f64::max);
+    let n = ((largest / step).ceil() as usize).max(1);
+    let points = (0..=n)
+        .map(|k| {
+            let f = k as f64 / n as f64;
+            let positions = q0.iter().zip(q1).map(|(a, b)| a + f * (b - a)).collect();
+            TrajectoryPoint { positions, velocities: None, accelerations: None, time_from_start: 0.1 * k as f64 }
+        })
+        .collect();
+    JointMotion::new(&world.robot, &Trajectory { joint_names: names, points }, None).expect("valid trajectory")
 }
 
-struct Segments {
-    free: Vec<JointMotion>,
-    colliding: Vec<JointMotion>,
-}
-
-fn segments(bench: &panda_scene::PandaBench) -> Segments {
+/// Free and colliding moves of up to `reach` rad per joint, in segments of `step`.
+fn moves(bench: &panda_scene::PandaBench, reach: f64, step: f64, seed: u64) -> (Vec<JointMotion>, Vec<JointMotion>) {
     let world = &bench.world;
-    let mut rng = panda_scene::Rng::new(5);
+    let mut rng = panda_scene::Rng::new(seed);
     let (mut free, mut colliding) = (Vec::new(), Vec::new());
-    // Segments that start free; colliding ones touch somewhere along the way.
-    for q0 in bench.free.iter().cycle().take(8000) {
-        if free.len() >= SEGMENTS && colliding.len() >= SEGMENTS {
+    for q0 in bench.free.iter().cycle().take(20000) {
+        if free.len() >= TRAJECTORIES && colliding.len() >= TRAJECTORIES {
             break;
         }
         let q1: Vec<f64> = q0
             .iter()
             .zip(&world.robot.variables)
-            .map(|(q, &j)| (q + rng.uniform(-STEP, STEP)).clamp(world.robot.joints[j].lower, world.robot.joints[j].upper))
+            .map(|(q, &j)| (q + rng.uniform(-reach, reach)).clamp(world.robot.joints[j].lower, world.robot.joints[j].upper))
             .collect();
-        let motion = segment(world, q0, &q1);
-        let dense = check_sampled(&CheckInput { world: world.clone(), motion: motion.clone() }, &SampledOptions { resolution: 0.001, first_only: true, tolerance: 0.001 });
+        let motion = straight_move(world, q0, &q1, step);
+        let input = CheckInput { world: world.clone(), motion };
+        let dense = check_sampled(&input, &SampledOptions { resolution: 0.001, first_only: true, tolerance: 0.001 });
         match dense.verdict {
-            Verdict::Collision if colliding.len() < SEGMENTS => colliding.push(motion),
-            Verdict::Uncertain if free.len() < SEGMENTS => free.push(motion),
+            Verdict::Collision if colliding.len() < TRAJECTORIES => {
+                // The segment of first contact, on its own (it starts free).
+                let t = dense.contacts.first().expect("a contact").time_of_contact;
+                let k = input.motion.segment_at(t).expect("within the motion");
+                colliding.push(straight_move(world, &input.motion.waypoints[k], &input.motion.waypoints[k + 1], step));
+            }
+            Verdict::Uncertain if free.len() < TRAJECTORIES => free.push(input.motion),
             _ => {}
         }
     }
-    Segments { free, colliding }
+    (free, colliding)
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -58,13 +80,62 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// Median per-segment times of the pipeline and of sampling at 0.005 rad (5 runs of
+/// each motion), and the pipeline's statistics.
+fn measure(world: &CollisionWorld, motions: &[JointMotion], options: &PipelineOptions) -> (f64, f64, Statistics) {
+    let (mut pipeline_times, mut sampled_times) = (Vec::new(), Vec::new());
+    let mut stats = Statistics::default();
+    for motion in motions {
+        let segments = motion.segments.len() as f64;
+        for _ in 0..5 {
+            let t = Instant::now();
+            let result = black_box(run_pipeline(world, motion, options));
+            pipeline_times.push(t.elapsed().as_secs_f64() / segments);
+            stats += &result.stats;
+        }
+        let input = CheckInput { world: world.clone(), motion: motion.clone() };
+        for _ in 0..5 {
+            let t = Instant::now();
+            black_box(check_sampled(&input, &SampledOptions { resolution: 0.005, first_only: true, tolerance: 0.001 }));
+            sampled_times.push(t.elapsed().as_secs_f64() / segments);
+        }
+    }
+    (median(pipeline_times), median(sampled_times), stats)
+}
+
+fn report(name: &str, world: &CollisionWorld, motions: &[JointMotion], options: &PipelineOptions) {
+    let (p, s, stats) = measure(world, motions, options);
+    let segments = stats.segments.max(1) as f64;
+    let total = stats.stage1_seconds + stats.stage2_seconds + stats.stage3_seconds;
+    println!(
+        "{name}: pipeline median {:.1} us per segment, sampling at 0.005 rad median {:.1} us: ratio sampled/pipeline {:.2}x",
+        p * 1e6,
+        s * 1e6,
+        s / p
+    );
+    println!(
+        "  stage shares: BVH {:.1}%  LSS {:.1}%  exact {:.1}%; pairs per segment: considered {}, after stage 1 {:.1}, after stage 2 {:.1}; \
+         stage 3 per segment: {:.1} time cells, {:.1} OBB tests, {:.1} advancement tests, {:.1} equations",
+        100.0 * stats.stage1_seconds / total,
+        100.0 * stats.stage2_seconds / total,
+        100.0 * stats.stage3_seconds / total,
+        stats.pairs_considered / stats.segments.max(1),
+        stats.stage1_kept as f64 / segments,
+        stats.stage2_kept as f64 / segments,
+        stats.time_cells as f64 / segments,
+        stats.obb_tests as f64 / segments,
+        stats.advancement_tests as f64 / segments,
+        stats.equations_evaluated as f64 / segments,
+    );
+}
+
 fn pipeline(c: &mut Criterion) {
     let bench = panda_scene::load(200);
     let world = &bench.world;
-    let segs = segments(&bench);
+    let (free, colliding) = moves(&bench, 0.6, STEP, 5);
     let options = PipelineOptions { first_only: true, ..PipelineOptions::default() };
-    let mut group = c.benchmark_group("panda_segment");
-    for (name, list) in [("pipeline_free", &segs.free), ("pipeline_colliding", &segs.colliding)] {
+    let mut group = c.benchmark_group("panda_planned");
+    for (name, list) in [("free_trajectory", &free), ("colliding_segment", &colliding)] {
         let mut i = 0;
         group.bench_function(name, |b| {
             b.iter(|| {
@@ -75,43 +146,15 @@ fn pipeline(c: &mut Criterion) {
     }
     group.finish();
 
-    println!("\nsegments: {} free, {} colliding (largest joint change up to {STEP} rad, Panda STL, 20 objects)", segs.free.len(), segs.colliding.len());
-    for (name, list) in [("free", &segs.free), ("colliding", &segs.colliding)] {
-        let mut pipeline_times = Vec::new();
-        let mut sampled_times = Vec::new();
-        let mut stats = Statistics::default();
-        for motion in list.iter() {
-            for _ in 0..5 {
-                let t = Instant::now();
-                let result = black_box(run_pipeline(world, motion, &options));
-                pipeline_times.push(t.elapsed().as_secs_f64());
-                stats += &result.stats;
-            }
-            let input = CheckInput { world: world.clone(), motion: motion.clone() };
-            for _ in 0..5 {
-                let t = Instant::now();
-                black_box(check_sampled(&input, &SampledOptions { resolution: 0.005, first_only: true, tolerance: 0.001 }));
-                sampled_times.push(t.elapsed().as_secs_f64());
-            }
-        }
-        let (p, s) = (median(pipeline_times), median(sampled_times));
-        let total = stats.stage1_seconds + stats.stage2_seconds + stats.stage3_seconds;
-        println!(
-            "{name}: pipeline median {:.1} us per segment, sampling at 0.005 rad median {:.1} us: ratio sampled/pipeline {:.2}x",
-            p * 1e6,
-            s * 1e6,
-            s / p
-        );
-        println!(
-            "  stage shares: BVH {:.1}%  LSS {:.1}%  exact {:.1}%; pairs per segment: considered {}, after stage 1 {}, after stage 2 {}",
-            100.0 * stats.stage1_seconds / total,
-            100.0 * stats.stage2_seconds / total,
-            100.0 * stats.stage3_seconds / total,
-            stats.pairs_considered / stats.segments.max(1),
-            stats.stage1_kept as f64 / stats.segments.max(1) as f64,
-            stats.stage2_kept as f64 / stats.segments.max(1) as f64,
-        );
-    }
+    let segments: usize = free.iter().map(|m| m.segments.len()).sum();
+    println!("\nplanned: {} free trajectories ({segments} segments of up to {STEP} rad), {} colliding segments; Panda STL, 20 objects", free.len(), colliding.len());
+    report("free", world, &free, &options);
+    report("colliding", world, &colliding, &options);
+
+    let (coarse_free, coarse_colliding) = moves(&bench, COARSE_STEP, COARSE_STEP, 6);
+    println!("\ncoarse: single segments of up to {COARSE_STEP} rad: {} free, {} colliding", coarse_free.len(), coarse_colliding.len());
+    report("free", world, &coarse_free, &options);
+    report("colliding", world, &coarse_colliding, &options);
 }
 
 criterion_group!(benches, pipeline);

@@ -14,6 +14,8 @@ fn main() {
     let step: f64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0.3);
     // Repeat the timed runs (for profilers).
     let repeat: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(1);
+    // "free" or "colliding" times only those segments.
+    let only = std::env::args().nth(3);
     let bench = panda_scene::load(100);
     let world = &bench.world;
     let names: Vec<String> = world.robot.variable_names().map(str::to_string).collect();
@@ -34,8 +36,12 @@ fn main() {
             _ => {}
         }
     }
+    stage1_pieces(world, &free[0]);
     let options = PipelineOptions { first_only: true, ..PipelineOptions::default() };
     for (name, list) in [("free", &free), ("colliding", &colliding)] {
+        if only.as_deref().is_some_and(|o| o != name) {
+            continue;
+        }
         let mut times = Vec::new();
         let mut stats = Statistics::default();
         for m in list.iter().flat_map(|m| std::iter::repeat_n(m, repeat)) {
@@ -64,4 +70,35 @@ fn main() {
             (times.iter().sum::<f64>() - total) / n as f64 * 1e6
         );
     }
+}
+
+/// Time of the pieces of stage 1 on the first free segment (the fastest of 10 batches:
+/// this machine's timings are noisy).
+fn stage1_pieces(world: &ccd_guard::collision::CollisionWorld, motion: &JointMotion) {
+    use ccd_guard::ccd::stage1_dynamic_bvh::DynamicBvh;
+    use ccd_guard::enclosure::link_enclosures;
+    let seg = &motion.segments[0];
+    let fastest = |f: &mut dyn FnMut()| {
+        (0..10)
+            .map(|_| {
+                let t = Instant::now();
+                for _ in 0..2000 {
+                    f();
+                }
+                t.elapsed().as_secs_f64() / 2000.0
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let mut links = Vec::new();
+    let enclosure = fastest(&mut || {
+        link_enclosures(&world.robot, seg, 0.0, seg.duration, false, &mut links);
+        std::hint::black_box(&links);
+    });
+    let mut bvh = DynamicBvh::new(world);
+    let mut out = Vec::new();
+    let candidates = fastest(&mut || {
+        bvh.candidates(world, &links, &mut out);
+        std::hint::black_box(&out);
+    });
+    println!("stage 1 pieces: link enclosures {:.2} us, candidates {:.2} us", enclosure * 1e6, candidates * 1e6);
 }

@@ -65,8 +65,9 @@ fn vector_within(set: &IntervalVector3, v: &Vector3, slack: f64) -> bool {
 }
 
 fn check(robot: &Robot, seg: &Segment, s0: f64, s1: f64) -> Result<(), TestCaseError> {
-    let (mut enclosures, mut jets) = (Vec::new(), Vec::new());
-    link_enclosures(robot, seg, s0, s1, &mut enclosures);
+    let (mut enclosures, mut jets, mut poses_only) = (Vec::new(), Vec::new(), Vec::new());
+    link_enclosures(robot, seg, s0, s1, true, &mut enclosures);
+    link_enclosures(robot, seg, s0, s1, false, &mut poses_only);
     link_jets(robot, seg, s0, s1, &mut jets);
     let parent = |link: usize| robot.joints.iter().find(|j| j.child_link == link).map(|j| j.parent_link);
     for k in 0..=16 {
@@ -77,12 +78,15 @@ fn check(robot: &Robot, seg: &Segment, s0: f64, s1: f64) -> Result<(), TestCaseE
         for (l, pose) in at.iter().enumerate() {
             let e = &enclosures[l];
             prop_assert_eq!(e.pose, jets[l].enclosure.pose, "the jets' poses are the enclosures");
+            prop_assert_eq!(e.pose, poses_only[l].pose, "the poses do not depend on the local ones");
+            prop_assert!(poses_only[l].local.is_none());
             prop_assert!(e.pose.rotation.contains(&rotation(pose)), "link {} rotation at s={} not in {:?}", l, s, e.pose.rotation);
             prop_assert!(e.pose.translation.contains(&pose.translation.vector), "link {} translation at s={}", l, s);
             if let Some(p) = parent(l) {
                 let local = at[p].inverse() * pose;
-                prop_assert!(matrix_within(&e.local.rotation, &rotation(&local), 1e-13), "link {} local rotation at s={}", l, s);
-                prop_assert!(vector_within(&e.local.translation, &local.translation.vector, 1e-13), "link {} local translation", l);
+                let e_local = e.local.expect("asked for");
+                prop_assert!(matrix_within(&e_local.rotation, &rotation(&local), 1e-13), "link {} local rotation at s={}", l, s);
+                prop_assert!(vector_within(&e_local.translation, &local.translation.vector, 1e-13), "link {} local translation", l);
             }
             // Central differences inside the segment (the clamp would bend them at its ends).
             if s - h >= 0.0 && s + h <= seg.duration {
@@ -127,7 +131,7 @@ fn point_interval_enclosures_are_tight() {
     let robot = robot();
     let seg = segment(5, 1.0, vec![[0.1, -0.5, 0.3, 0.2, -0.1, 0.05]; 5]);
     let mut enclosures = Vec::new();
-    link_enclosures(&robot, &seg, 0.37, 0.37, &mut enclosures);
+    link_enclosures(&robot, &seg, 0.37, 0.37, false, &mut enclosures);
     let at = poses(&robot, &seg, 0.37);
     for (l, e) in enclosures.iter().enumerate() {
         assert!(e.pose.rotation.contains(&rotation(&at[l])) && e.pose.translation.contains(&at[l].translation.vector));

@@ -148,17 +148,19 @@ impl<'w, 'c> Solver<'w, 'c> {
         while let Some(item) = queue.pop() {
             let pair = pair_of(&item) as usize;
             let (ea, eb) = (&self.world.elements[self.pairs[pair].0], &self.world.elements[self.pairs[pair].1]);
-            let b_in_a = *rel[pair].get_or_insert_with(|| self.element_relative_pose(ea, eb, links));
             let frame = *frames[pair].get_or_insert_with(|| {
                 let poses = start_poses.get_or_insert_with(|| poses_at(self.world, self.range.segment(), l));
                 let start = element_world_pose(ea, poses).inv_mul(&element_world_pose(eb, poses));
-                AdvancementFrame::new(ea, eb, start, b_in_a, links)
+                match eb.body {
+                    Body::Obstacle(_) => AdvancementFrame::against_obstacle(ea, eb, start, links),
+                    Body::Link(_) => AdvancementFrame::between_links(start, self.element_relative_pose(ea, eb, links)),
+                }
             });
             match item {
                 Work::Nodes { pair: p, a, b } => {
                     self.stats.obb_tests += 1;
                     let (node_a, node_b) = (node_obb(ea, a), node_obb(eb, b));
-                    if !frame.may_overlap(&node_a.0, &node_b.0, &b_in_a) || self.boxes_stay_apart(&node_a.0, &node_b.0, &frame) {
+                    if !frame.may_overlap(&node_a.0, &node_b.0) || self.boxes_stay_apart(&node_a.0, &node_b.0, &frame) {
                         continue;
                     }
                     // At the roots, the whole shapes (a mesh by its convex hull). While the
@@ -204,7 +206,7 @@ impl<'w, 'c> Solver<'w, 'c> {
                     // The leaves' boxes, then the triangles' distance against their motion:
                     // on finer intervals these separate most pairs before any equation.
                     self.stats.obb_tests += 1;
-                    if !frame.may_overlap(&node_obb(ea, a).0, &node_obb(eb, b).0, &b_in_a) {
+                    if !frame.may_overlap(&node_obb(ea, a).0, &node_obb(eb, b).0) {
                         continue;
                     }
                     self.stats.advancement_tests += 1;
@@ -213,12 +215,16 @@ impl<'w, 'c> Solver<'w, 'c> {
                         continue;
                     }
                     let newton = newton_links.get_or_insert_with(|| NewtonLinks { jets: self.range.jets(l, r), at_split: self.range.enclosures(m, m) });
+                    let b_in_a = match frame.moving_is_a {
+                        true => *rel[pair].get_or_insert_with(|| self.element_relative_pose(ea, eb, links)),
+                        false => frame.over,
+                    };
                     let outcome = self.triangle_equations(newton, ea, eb, a, b, mask, &b_in_a, l, m, r);
                     self.keep_triangles(p, a, b, outcome, &mut left, &mut right);
                 }
                 Work::Convex { a, b, .. } => {
                     self.stats.obb_tests += 1;
-                    if !frame.may_overlap(&node_obb(ea, a).0, &node_obb(eb, b).0, &b_in_a) {
+                    if !frame.may_overlap(&node_obb(ea, a).0, &node_obb(eb, b).0) {
                         continue;
                     }
                     self.stats.advancement_tests += 1;
@@ -443,15 +449,18 @@ struct AdvancementFrame {
 }
 
 impl AdvancementFrame {
-    fn new(ea: &Element, eb: &Element, b_in_a_start: Isometry3, b_in_a: IntervalPose, links: &[LinkEnclosure]) -> Self {
-        match eb.body {
-            Body::Obstacle(_) => Self {
-                moving_is_a: true,
-                start: b_in_a_start.inverse(),
-                over: IntervalPose::from_isometry(&eb.origin.inverse()).mul(&element_pose(ea, links)),
-            },
-            Body::Link(_) => Self { moving_is_a: false, start: b_in_a_start, over: b_in_a },
+    /// Link element `ea` moving in the frame of obstacle element `eb`.
+    fn against_obstacle(ea: &Element, eb: &Element, b_in_a_start: Isometry3, links: &[LinkEnclosure]) -> Self {
+        Self {
+            moving_is_a: true,
+            start: b_in_a_start.inverse(),
+            over: IntervalPose::from_isometry(&eb.origin.inverse()).mul(&element_pose(ea, links)),
         }
+    }
+
+    /// Link element b moving in the frame of link element a (`b_in_a` along the chain).
+    fn between_links(b_in_a_start: Isometry3, b_in_a: IntervalPose) -> Self {
+        Self { moving_is_a: false, start: b_in_a_start, over: b_in_a }
     }
 
     /// Conservative advancement of shape `sa` (on element a, inside `ball_a` of a's
@@ -470,8 +479,8 @@ impl AdvancementFrame {
 
     /// The continuous OBB test of a box on a and one on b, in the fixed side's frame
     /// (against an obstacle the link's box moves; its enclosure there is the tightest).
-    fn may_overlap(&self, box_a: &Obb, box_b: &Obb, b_in_a: &IntervalPose) -> bool {
-        if self.moving_is_a { may_overlap(box_b, box_a, &self.over) } else { may_overlap(box_a, box_b, b_in_a) }
+    fn may_overlap(&self, box_a: &Obb, box_b: &Obb) -> bool {
+        if self.moving_is_a { may_overlap(box_b, box_a, &self.over) } else { may_overlap(box_a, box_b, &self.over) }
     }
 
     /// How far any point of the moving element moves over the interval.

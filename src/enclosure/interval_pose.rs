@@ -37,7 +37,7 @@ pub struct IntervalPose {
 /// in plain floating point and widened once by a bound on the rounding of all five
 /// operations (`8 ε Σ|terms|`, above the `3.5 ε` they can lose), which is much cheaper
 /// than rounding each operation outward. Non-finite terms take the careful path.
-#[inline]
+#[inline(always)]
 fn dot(a: [Interval; 3], b: [Interval; 3]) -> Interval {
     let mut bounds = [(0.0, 0.0); 3];
     for k in 0..3 {
@@ -49,7 +49,7 @@ fn dot(a: [Interval; 3], b: [Interval; 3]) -> Interval {
 }
 
 /// `Σ_j a_j · b_j` for an exact f64 vector `b`, with outward rounding (as [`dot`]).
-#[inline]
+#[inline(always)]
 fn dot_f64(a: [Interval; 3], b: [Real; 3]) -> Interval {
     let bounds = std::array::from_fn(|k| {
         let (p, q) = (a[k].lo * b[k], a[k].hi * b[k]);
@@ -73,6 +73,38 @@ fn summed(bounds: [(Real, Real); 3]) -> Option<Interval> {
     }
     let error = magnitude * (8.0 * Real::EPSILON) + 4.0 * Real::MIN_POSITIVE;
     Some(Interval { lo: lo - error, hi: hi + error })
+}
+
+/// `(k, ±1)` when `axis` is `±e_k` exactly.
+fn coordinate_axis(axis: &Vector3) -> Option<(usize, Real)> {
+    let k = axis.iamax();
+    let others_zero = (0..3).all(|m| m == k || axis[m] == 0.0);
+    (others_zero && axis[k].is_finite() && axis[k] != 0.0).then(|| (k, axis[k].signum()))
+}
+
+/// The rotations about one axis by an interval of angles, ready to compose: for a
+/// coordinate axis (most URDF joints) the interval cosine and sine, with which a
+/// composition mixes two columns and keeps the third, plus the slack that
+/// [`IntervalPose::rotation_about`] adds to every entry (added to the product as
+/// `slack · Σ_k |R_rk|` per row); for any other axis the interval matrix.
+#[derive(Clone, Copy, Debug)]
+pub enum AxisRotation {
+    Coordinate { k: usize, cos: Interval, sin: Interval, slack: Real },
+    General(IntervalPose),
+}
+
+impl AxisRotation {
+    pub fn new(axis: &Vector3, angle: Interval) -> Self {
+        match coordinate_axis(axis) {
+            Some((k, sign)) => AxisRotation::Coordinate {
+                k,
+                cos: angle.cos(),
+                sin: if sign > 0.0 { angle.sin() } else { -angle.sin() },
+                slack: ROTATION_SLACK * (1.0 + angle.mag()),
+            },
+            None => AxisRotation::General(IntervalPose::rotation_about(axis, angle)),
+        }
+    }
 }
 
 /// `x` widened by `margin >= 0` on both sides, rounded outwards.
@@ -161,13 +193,13 @@ impl IntervalMatrix3 {
     }
 
     /// Row `i`.
-    #[inline]
+    #[inline(always)]
     fn row(&self, i: usize) -> [Interval; 3] {
         self.0[i]
     }
 
     /// Column `j`.
-    #[inline]
+    #[inline(always)]
     fn column(&self, j: usize) -> [Interval; 3] {
         [self.0[0][j], self.0[1][j], self.0[2][j]]
     }
@@ -301,6 +333,33 @@ impl IntervalPose {
             })
         }));
         IntervalPose { rotation, translation: IntervalVector3::zeros() }
+    }
+
+    /// `self ∘ rotation_about(axis, angle)`: the same set as [`Self::mul`] with
+    /// [`Self::rotation_about`], cheaper for a coordinate axis (see [`AxisRotation`]).
+    pub fn rotated_about(&self, axis: &Vector3, angle: Interval) -> IntervalPose {
+        self.then_rotate(&AxisRotation::new(axis, angle))
+    }
+
+    /// `self ∘ rotation`.
+    pub fn then_rotate(&self, rotation: &AxisRotation) -> IntervalPose {
+        let &AxisRotation::Coordinate { k, cos: c, sin: s, slack } = rotation else {
+            let AxisRotation::General(general) = rotation else { unreachable!() };
+            return self.mul(general);
+        };
+        // About e_k: e_i -> c e_i + s e_j, e_j -> -s e_i + c e_j.
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        let mut out = self.rotation;
+        for row in 0..3 {
+            let r = self.rotation.0[row];
+            let magnitude = r[0].mag() + r[1].mag() + r[2].mag();
+            let margin = slack * magnitude * (1.0 + 4.0 * Real::EPSILON) + Real::MIN_POSITIVE;
+            let o = &mut out.0[row];
+            o[i] = widen(c * r[i] + s * r[j], margin);
+            o[j] = widen(c * r[j] - s * r[i], margin);
+            o[k] = widen(r[k], margin);
+        }
+        IntervalPose { rotation: out, translation: self.translation }
     }
 
     /// Every translation by `axis * d` (f64 axis, exact) with `d` in `distance`;

@@ -6,7 +6,7 @@
 //! sine and cosine (seed 002 eq. 3-4), and the chain is concatenated parents-first
 //! (eq. 6). Derivatives follow the product rule through the same chain; they bound the
 //! velocities the interval Newton step needs (seed 002 §5.2.4).
-use super::{Interval, IntervalMatrix3, IntervalPose, IntervalVector3};
+use super::{AxisRotation, Interval, IntervalMatrix3, IntervalPose, IntervalVector3};
 use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::motion::Segment;
 use crate::robot::{JointKind, Robot};
@@ -17,8 +17,8 @@ pub struct LinkEnclosure {
     pub pose: IntervalPose,
     /// Pose in the parent link's frame (the joint origin and motion alone): relative
     /// poses of two links are composed along the chain between them, free of the
-    /// motion they share.
-    pub local: IntervalPose,
+    /// motion they share. Computed when asked for (pairs of links need it).
+    pub local: Option<IntervalPose>,
 }
 
 impl LinkEnclosure {
@@ -80,14 +80,16 @@ fn joint_value(joint: &crate::robot::Joint, values: &[Interval], rates: &[Interv
     }
 }
 
-/// Every link's pose enclosure over local times `[s0, s1]` of `segment`.
-pub fn link_enclosures(robot: &Robot, segment: &Segment, s0: Real, s1: Real, out: &mut Vec<LinkEnclosure>) {
+/// Every link's pose enclosure over local times `[s0, s1]` of `segment`, with the
+/// poses in the parent's frame if `with_local`.
+pub fn link_enclosures(robot: &Robot, segment: &Segment, s0: Real, s1: Real, with_local: bool, out: &mut Vec<LinkEnclosure>) {
     let (values, _) = joint_ranges(segment, s0, s1, false);
     out.clear();
-    out.resize(robot.links.len(), LinkEnclosure { pose: IntervalPose::identity(), local: IntervalPose::identity() });
+    let root = LinkEnclosure { pose: IntervalPose::identity(), local: with_local.then(IntervalPose::identity) };
+    out.resize(robot.links.len(), root);
     for joint in &robot.joints {
         let (value, _) = joint_value(joint, &values, &[]);
-        out[joint.child_link] = child_enclosure(&out[joint.parent_link], &joint.origin, joint.kind, &joint.axis, value);
+        out[joint.child_link] = child_enclosure(&out[joint.parent_link], &joint.origin, joint.kind, &joint.axis, value, with_local);
     }
 }
 
@@ -99,7 +101,7 @@ pub fn link_jets(robot: &Robot, segment: &Segment, s0: Real, s1: Real, out: &mut
     out.resize(
         robot.links.len(),
         LinkJet {
-            enclosure: LinkEnclosure { pose: IntervalPose::identity(), local: IntervalPose::identity() },
+            enclosure: LinkEnclosure { pose: IntervalPose::identity(), local: Some(IntervalPose::identity()) },
             rotation_rate: IntervalMatrix3([[zero; 3]; 3]),
             translation_rate: IntervalVector3::zeros(),
         },
@@ -110,22 +112,21 @@ pub fn link_jets(robot: &Robot, segment: &Segment, s0: Real, s1: Real, out: &mut
     }
 }
 
-/// The joint's own motion: a rotation about or a slide along its axis.
-fn joint_motion(kind: JointKind, axis: &Vector3, value: Interval) -> Option<IntervalPose> {
-    match kind {
-        JointKind::Fixed => None,
-        JointKind::Revolute | JointKind::Continuous => Some(IntervalPose::rotation_about(axis, value)),
-        JointKind::Prismatic => Some(IntervalPose::translation_along(axis, value)),
-    }
-}
-
-/// The child's pose: parent, then the exact joint origin, then the joint's motion.
-fn child_enclosure(parent: &LinkEnclosure, origin: &Isometry3, kind: JointKind, axis: &Vector3, value: Interval) -> LinkEnclosure {
+/// The child's pose: parent, then the exact joint origin, then the joint's motion (a
+/// rotation about or a slide along its axis).
+fn child_enclosure(parent: &LinkEnclosure, origin: &Isometry3, kind: JointKind, axis: &Vector3, value: Interval, with_local: bool) -> LinkEnclosure {
     let at_origin = parent.pose.mul_isometry(origin);
-    let origin_pose = IntervalPose::from_isometry(origin);
-    let enclosure = match joint_motion(kind, axis, value) {
-        None => LinkEnclosure { pose: at_origin, local: origin_pose },
-        Some(motion) => LinkEnclosure { pose: at_origin.mul(&motion), local: origin_pose.mul(&motion) },
+    let origin_pose = with_local.then(|| IntervalPose::from_isometry(origin));
+    let enclosure = match kind {
+        JointKind::Fixed => LinkEnclosure { pose: at_origin, local: origin_pose },
+        JointKind::Revolute | JointKind::Continuous => {
+            let rotation = AxisRotation::new(axis, value);
+            LinkEnclosure { pose: at_origin.then_rotate(&rotation), local: origin_pose.map(|o| o.then_rotate(&rotation)) }
+        }
+        JointKind::Prismatic => {
+            let slide = IntervalPose::translation_along(axis, value);
+            LinkEnclosure { pose: at_origin.mul(&slide), local: origin_pose.map(|o| o.mul(&slide)) }
+        }
     };
     widened(enclosure)
 }
@@ -134,7 +135,7 @@ fn child_enclosure(parent: &LinkEnclosure, origin: &Isometry3, kind: JointKind, 
 /// rule.
 fn child_jet(parent: &LinkJet, origin: &Isometry3, kind: JointKind, axis: &Vector3, value: Interval, rate: Interval) -> LinkJet {
     let r_o = origin.rotation.to_rotation_matrix().into_inner();
-    let enclosure = child_enclosure(&parent.enclosure, origin, kind, axis, value);
+    let enclosure = child_enclosure(&parent.enclosure, origin, kind, axis, value, true);
     let at_origin_rotation = parent.enclosure.pose.rotation.mul_matrix(&r_o);
     let rotation_rate = parent.rotation_rate.mul_matrix(&r_o);
     let translation_rate = parent.rotation_rate.mul_f64_vector(&origin.translation.vector) + parent.translation_rate;
@@ -171,7 +172,7 @@ const POSE_SLACK_TRANSLATION: Real = 1e-12;
 fn widened(e: LinkEnclosure) -> LinkEnclosure {
     LinkEnclosure {
         pose: e.pose.widened(POSE_SLACK_ROTATION, POSE_SLACK_TRANSLATION),
-        local: e.local.widened(POSE_SLACK_ROTATION, POSE_SLACK_TRANSLATION),
+        local: e.local.map(|local| local.widened(POSE_SLACK_ROTATION, POSE_SLACK_TRANSLATION)),
     }
 }
 
@@ -195,22 +196,27 @@ impl KinematicTree {
     }
 
     /// The pose set of link `b` in the frame of link `a`, composed along the chain
-    /// between them (up from each to their common ancestor).
+    /// between them (up from each to their common ancestor). The enclosures must hold
+    /// the poses in the parent's frame.
     pub fn relative_pose(&self, links: &[LinkEnclosure], a: usize, b: usize) -> IntervalPose {
         let (mut x, mut y) = (a, b);
         let (mut a_up, mut b_up) = (IntervalPose::identity(), IntervalPose::identity());
         while x != y {
             if self.depth[x] >= self.depth[y] {
-                a_up = links[x].local.mul(&a_up);
+                a_up = local(&links[x]).mul(&a_up);
                 x = self.parent[x].expect("a link below the root has a parent");
             } else {
-                b_up = links[y].local.mul(&b_up);
+                b_up = local(&links[y]).mul(&b_up);
                 y = self.parent[y].expect("a link below the root has a parent");
             }
         }
         // a_up: a in the ancestor's frame; b_up: b in it. b in a: a_up⁻¹ b_up.
         a_up.inv_mul(&b_up)
     }
+}
+
+fn local(link: &LinkEnclosure) -> &IntervalPose {
+    link.local.as_ref().expect("link enclosures computed with the poses in the parent's frame")
 }
 
 /// d/dt of the rotation about `axis` by θ(t): `(-sin θ (I - u uᵀ) + cos θ [u]ₓ) θ̇`.

@@ -6,5 +6,5 @@ mod interval_pose;
 mod link_motion;
 
 pub use interval::Interval;
-pub use interval_pose::{IntervalMatrix3, IntervalPose, IntervalVector3};
+pub use interval_pose::{AxisRotation, IntervalMatrix3, IntervalPose, IntervalVector3};
 pub use link_motion::{link_enclosures, link_jets, KinematicTree, LinkEnclosure, LinkJet};
