@@ -1,7 +1,10 @@
 //! Shared by the benchmarks: the Panda of `example-robot-data` (from the project's
 //! `.venv`) in a seeded 20-object scene, and free and colliding configurations.
 #![allow(dead_code)]
+use ccd_guard::check::sampled::{check_sampled, SampledOptions};
+use ccd_guard::check::{CheckInput, Verdict};
 use ccd_guard::collision::{CollisionWorld, StateChecker};
+use ccd_guard::motion::{JointMotion, Trajectory, TrajectoryPoint};
 use ccd_guard::robot::resources::ResourceResolver;
 use ccd_guard::robot::{srdf, urdf};
 use ccd_guard::scene::parse_scene;
@@ -105,4 +108,52 @@ pub fn load(states: usize) -> PandaBench {
         }
     }
     PandaBench { world, free, colliding, scene_json: yaml, urdf: urdf_path, srdf: srdf_path, prefix }
+}
+
+/// Waypoints `q0 → q1` cut into segments of at most `step` per joint, 0.1 s apart.
+pub fn straight_move(world: &CollisionWorld, q0: &[f64], q1: &[f64], step: f64) -> JointMotion {
+    let names: Vec<String> = world.robot.variable_names().map(str::to_string).collect();
+    let largest = q0.iter().zip(q1).map(|(a, b)| (b - a).abs()).fold(0.0, f64::max);
+    let n = ((largest / step).ceil() as usize).max(1);
+    let points = (0..=n)
+        .map(|k| {
+            let f = k as f64 / n as f64;
+            let positions = q0.iter().zip(q1).map(|(a, b)| a + f * (b - a)).collect();
+            TrajectoryPoint { positions, velocities: None, accelerations: None, time_from_start: 0.1 * k as f64 }
+        })
+        .collect();
+    JointMotion::new(&world.robot, &Trajectory { joint_names: names, points }, None).expect("valid trajectory")
+}
+
+/// `count` free and colliding moves of up to `reach` rad per joint from free
+/// configurations, in segments of `step`: the free ones are free under sampling at
+/// 0.001 rad; of a colliding one, the segment where it first touches, on its own.
+pub fn moves(bench: &PandaBench, reach: f64, step: f64, seed: u64, count: usize) -> (Vec<JointMotion>, Vec<JointMotion>) {
+    let world = &bench.world;
+    let mut rng = Rng::new(seed);
+    let (mut free, mut colliding) = (Vec::new(), Vec::new());
+    for q0 in bench.free.iter().cycle().take(20000) {
+        if free.len() >= count && colliding.len() >= count {
+            break;
+        }
+        let q1: Vec<f64> = q0
+            .iter()
+            .zip(&world.robot.variables)
+            .map(|(q, &j)| (q + rng.uniform(-reach, reach)).clamp(world.robot.joints[j].lower, world.robot.joints[j].upper))
+            .collect();
+        let motion = straight_move(world, q0, &q1, step);
+        let input = CheckInput { world: world.clone(), motion };
+        let dense = check_sampled(&input, &SampledOptions { resolution: 0.001, first_only: true, tolerance: 0.001 });
+        match dense.verdict {
+            Verdict::Collision if colliding.len() < count => {
+                // The segment of first contact, on its own (it starts free).
+                let t = dense.contacts.first().expect("a contact").time_of_contact;
+                let k = input.motion.segment_at(t).expect("within the motion");
+                colliding.push(straight_move(world, &input.motion.waypoints[k], &input.motion.waypoints[k + 1], step));
+            }
+            Verdict::Uncertain if free.len() < count => free.push(input.motion),
+            _ => {}
+        }
+    }
+    (free, colliding)
 }

@@ -13,67 +13,20 @@
 //! to show how the cost grows with the motion of a segment.
 use ccd_guard::ccd::{run_pipeline, PipelineOptions, Statistics};
 use ccd_guard::check::sampled::{check_sampled, SampledOptions};
-use ccd_guard::check::{CheckInput, Verdict};
+use ccd_guard::check::CheckInput;
 use ccd_guard::collision::CollisionWorld;
-use ccd_guard::motion::{JointMotion, Trajectory, TrajectoryPoint};
+use ccd_guard::motion::JointMotion;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use std::time::Instant;
 
 mod panda_scene;
+use panda_scene::moves;
 
-/// Trajectories of each kind.
-const TRAJECTORIES: usize = 30;
 /// Largest joint change of a planned segment (rad).
 const STEP: f64 = 0.05;
 /// Largest joint change of a coarse segment (rad).
 const COARSE_STEP: f64 = 0.3;
-
-/// Waypoints `q0 → q1` cut into segments of at most `step` per joint, 0.1 s apart.
-fn straight_move(world: &CollisionWorld, q0: &[f64], q1: &[f64], step: f64) -> JointMotion {
-    let names: Vec<String> = world.robot.variable_names().map(str::to_string).collect();
-    let largest = q0.iter().zip(q1).map(|(a, b)| (b - a).abs()).fold(0.0, f64::max);
-    let n = ((largest / step).ceil() as usize).max(1);
-    let points = (0..=n)
-        .map(|k| {
-            let f = k as f64 / n as f64;
-            let positions = q0.iter().zip(q1).map(|(a, b)| a + f * (b - a)).collect();
-            TrajectoryPoint { positions, velocities: None, accelerations: None, time_from_start: 0.1 * k as f64 }
-        })
-        .collect();
-    JointMotion::new(&world.robot, &Trajectory { joint_names: names, points }, None).expect("valid trajectory")
-}
-
-/// Free and colliding moves of up to `reach` rad per joint, in segments of `step`.
-fn moves(bench: &panda_scene::PandaBench, reach: f64, step: f64, seed: u64) -> (Vec<JointMotion>, Vec<JointMotion>) {
-    let world = &bench.world;
-    let mut rng = panda_scene::Rng::new(seed);
-    let (mut free, mut colliding) = (Vec::new(), Vec::new());
-    for q0 in bench.free.iter().cycle().take(20000) {
-        if free.len() >= TRAJECTORIES && colliding.len() >= TRAJECTORIES {
-            break;
-        }
-        let q1: Vec<f64> = q0
-            .iter()
-            .zip(&world.robot.variables)
-            .map(|(q, &j)| (q + rng.uniform(-reach, reach)).clamp(world.robot.joints[j].lower, world.robot.joints[j].upper))
-            .collect();
-        let motion = straight_move(world, q0, &q1, step);
-        let input = CheckInput { world: world.clone(), motion };
-        let dense = check_sampled(&input, &SampledOptions { resolution: 0.001, first_only: true, tolerance: 0.001 });
-        match dense.verdict {
-            Verdict::Collision if colliding.len() < TRAJECTORIES => {
-                // The segment of first contact, on its own (it starts free).
-                let t = dense.contacts.first().expect("a contact").time_of_contact;
-                let k = input.motion.segment_at(t).expect("within the motion");
-                colliding.push(straight_move(world, &input.motion.waypoints[k], &input.motion.waypoints[k + 1], step));
-            }
-            Verdict::Uncertain if free.len() < TRAJECTORIES => free.push(input.motion),
-            _ => {}
-        }
-    }
-    (free, colliding)
-}
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -132,7 +85,7 @@ fn report(name: &str, world: &CollisionWorld, motions: &[JointMotion], options: 
 fn pipeline(c: &mut Criterion) {
     let bench = panda_scene::load(200);
     let world = &bench.world;
-    let (free, colliding) = moves(&bench, 0.6, STEP, 5);
+    let (free, colliding) = moves(&bench, 0.6, STEP, 5, 30);
     let options = PipelineOptions { first_only: true, ..PipelineOptions::default() };
     let mut group = c.benchmark_group("panda_planned");
     for (name, list) in [("free_trajectory", &free), ("colliding_segment", &colliding)] {
@@ -151,7 +104,7 @@ fn pipeline(c: &mut Criterion) {
     report("free", world, &free, &options);
     report("colliding", world, &colliding, &options);
 
-    let (coarse_free, coarse_colliding) = moves(&bench, COARSE_STEP, COARSE_STEP, 6);
+    let (coarse_free, coarse_colliding) = moves(&bench, COARSE_STEP, COARSE_STEP, 6, 30);
     println!("\ncoarse: single segments of up to {COARSE_STEP} rad: {} free, {} colliding", coarse_free.len(), coarse_colliding.len());
     report("free", world, &coarse_free, &options);
     report("colliding", world, &coarse_colliding, &options);

@@ -3,9 +3,7 @@
 #[path = "../benches/panda_scene.rs"]
 mod panda_scene;
 use ccd_guard::ccd::{run_pipeline, PipelineOptions, Statistics};
-use ccd_guard::check::sampled::{check_sampled, SampledOptions};
-use ccd_guard::check::{CheckInput, Verdict};
-use ccd_guard::motion::{JointMotion, Trajectory, TrajectoryPoint};
+use ccd_guard::motion::JointMotion;
 use std::time::Instant;
 
 const N: usize = 20;
@@ -18,24 +16,10 @@ fn main() {
     let only = std::env::args().nth(3);
     let bench = panda_scene::load(100);
     let world = &bench.world;
-    let names: Vec<String> = world.robot.variable_names().map(str::to_string).collect();
-    let mut rng = panda_scene::Rng::new(5);
-    let (mut free, mut colliding) = (Vec::new(), Vec::new());
-    for q0 in bench.free.iter().cycle().take(2000) {
-        if free.len() >= N && colliding.len() >= N {
-            break;
-        }
-        let q1: Vec<f64> = q0.iter().map(|q| q + rng.uniform(-step, step)).collect();
-        let point = |q: &[f64], t: f64| TrajectoryPoint { positions: q.to_vec(), velocities: None, accelerations: None, time_from_start: t };
-        let traj = Trajectory { joint_names: names.clone(), points: vec![point(q0, 0.0), point(&q1, 0.5)] };
-        let motion = JointMotion::new(&world.robot, &traj, None).unwrap();
-        let input = CheckInput { world: world.clone(), motion };
-        match check_sampled(&input, &SampledOptions { resolution: 0.002, first_only: true, tolerance: 0.001 }).verdict {
-            Verdict::Collision if colliding.len() < N => colliding.push(input.motion),
-            Verdict::Uncertain if free.len() < N => free.push(input.motion),
-            _ => {}
-        }
-    }
+    // Segments of up to `step` rad: moves of up to 0.6 rad per joint (one segment
+    // each from 0.3 rad up).
+    let reach = if step >= 0.3 { step } else { 0.6 };
+    let (free, colliding) = panda_scene::moves(&bench, reach, step, 5, N);
     stage1_pieces(world, &free[0]);
     let options = PipelineOptions { first_only: true, ..PipelineOptions::default() };
     for (name, list) in [("free", &free), ("colliding", &colliding)] {
@@ -44,22 +28,25 @@ fn main() {
         }
         let mut times = Vec::new();
         let mut stats = Statistics::default();
+        let mut total_time = 0.0;
         for m in list.iter().flat_map(|m| std::iter::repeat_n(m, repeat)) {
             let t = Instant::now();
             let r = run_pipeline(world, m, &options);
-            times.push(t.elapsed().as_secs_f64());
+            let elapsed = t.elapsed().as_secs_f64();
+            total_time += elapsed;
+            times.push(elapsed / m.segments.len() as f64);
             stats += &r.stats;
         }
         times.sort_by(f64::total_cmp);
-        let n = times.len();
+        let n = stats.segments.max(1);
         println!(
-            "{name}: median {:.0} us; per segment {} cells, {} OBB, {} advancement, {} equations, {} pairs after stage 2",
-            times[n / 2] * 1e6,
-            stats.time_cells / n,
-            stats.obb_tests / n,
-            stats.advancement_tests / n,
-            stats.equations_evaluated / n,
-            stats.stage2_kept / n
+            "{name}: median {:.1} us per segment; per segment {:.1} cells, {:.1} OBB, {:.1} advancement, {:.1} equations, {:.1} pairs after stage 2",
+            times[times.len() / 2] * 1e6,
+            stats.time_cells as f64 / n as f64,
+            stats.obb_tests as f64 / n as f64,
+            stats.advancement_tests as f64 / n as f64,
+            stats.equations_evaluated as f64 / n as f64,
+            stats.stage2_kept as f64 / n as f64
         );
         let total = stats.stage1_seconds + stats.stage2_seconds + stats.stage3_seconds;
         println!(
@@ -67,7 +54,7 @@ fn main() {
             stats.stage1_seconds / n as f64 * 1e6,
             stats.stage2_seconds / n as f64 * 1e6,
             stats.stage3_seconds / n as f64 * 1e6,
-            (times.iter().sum::<f64>() - total) / n as f64 * 1e6
+            (total_time - total) / n as f64 * 1e6
         );
     }
 }

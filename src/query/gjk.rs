@@ -39,7 +39,7 @@ fn support(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3, dir: &Vec
 /// Distance and closest points of two convex shapes placed by `pose_a` and `pose_b`.
 pub fn closest_points(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3) -> ClosestPoints {
     let b_to_a = pose_a.inv_mul(pose_b);
-    let (core_distance, pa, pb, _) = core_closest_points(a, b, &b_to_a, None).expect("no early exit requested");
+    let (core_distance, pa, pb, _, _) = core_closest_points(a, b, &b_to_a, None).expect("no early exit requested");
     let margin = a.margin() + b.margin();
     let (point_a, point_b, distance) = if core_distance > margin {
         let n = (pb - pa) / core_distance;
@@ -63,7 +63,7 @@ pub fn may_intersect(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap,
     let margin = a.margin() + b.margin();
     match core_closest_points(a, b, &b_to_a, Some(margin)) {
         None => false,
-        Some((_, _, _, lower_bound)) => lower_bound <= margin,
+        Some((_, _, _, lower_bound, _)) => lower_bound <= margin,
     }
 }
 
@@ -75,7 +75,7 @@ pub fn intersects(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, po
     let margin = a.margin() + b.margin();
     match core_closest_points(a, b, &b_to_a, Some(margin)) {
         None => false,
-        Some((distance, pa, pb, _)) => {
+        Some((distance, pa, pb, _, _)) => {
             let scale = 1.0 + pa.coords.norm() + pb.coords.norm();
             distance <= margin + 1e-12 * scale
         }
@@ -85,26 +85,42 @@ pub fn intersects(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, po
 /// A proven lower bound on the distance between two convex shapes (0 when they may
 /// touch), from the best separating plane GJK found.
 pub fn distance_lower_bound(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3) -> Real {
+    separating_plane(a, pose_a, b, pose_b).gap.max(0.0)
+}
+
+/// A plane between two convex shapes: every point `p` of A and `q` of B have
+/// `(p - q) · normal >= gap` (proven; `gap <= 0` proves nothing).
+#[derive(Clone, Copy, Debug)]
+pub struct SeparatingPlane {
+    pub gap: Real,
+    /// Unit, from B towards A, in the frame the poses are given in.
+    pub normal: Vector3,
+}
+
+/// The best separating plane GJK finds between two convex shapes.
+pub fn separating_plane(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3) -> SeparatingPlane {
     let b_to_a = pose_a.inv_mul(pose_b);
-    let (_, _, _, lower) = core_closest_points(a, b, &b_to_a, None).expect("no early exit requested");
-    (lower - a.margin() - b.margin()).max(0.0)
+    let (_, _, _, lower, normal) = core_closest_points(a, b, &b_to_a, None).expect("no early exit requested");
+    SeparatingPlane { gap: lower - a.margin() - b.margin(), normal: pose_a.rotation * normal }
 }
 
 /// GJK on the cores in A's frame: (distance, point on A, point on B, proven lower
-/// bound on the distance). With
+/// bound on the distance, the unit normal `n` of the plane that proves it: every
+/// `p - q` has `(p - q) · n >= bound`). With
 /// `separation_exit = Some(m)` it returns `None` as soon as a separating plane
 /// proves the cores farther apart than `m`.
-fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3, separation_exit: Option<Real>) -> Option<(Real, Point3, Point3, Real)> {
+fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3, separation_exit: Option<Real>) -> Option<(Real, Point3, Point3, Real, Vector3)> {
     let mut simplex: [Vertex; 4] = [support(a, b, b_to_a, &Vector3::x()); 4];
     let mut len = 1;
     let mut v = simplex[0].w;
     let mut bary = [1.0, 0.0, 0.0, 0.0];
     let scale = simplex[0].w.norm().max(simplex[0].a.coords.norm()).max(1e-300);
     let mut lower: Real = 0.0;
+    let mut lower_normal = Vector3::zeros();
     for _ in 0..MAX_ITERATIONS {
         let vv = v.norm_squared();
         if vv <= (1e-15 * scale) * (1e-15 * scale) {
-            return Some(witness(0.0, &simplex[..len], &bary, 0.0));
+            return Some(witness(0.0, &simplex[..len], &bary, 0.0, lower_normal));
         }
         let w = support(a, b, b_to_a, &-v);
         let vw = v.dot(&w.w);
@@ -112,7 +128,10 @@ fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry
         // relative 1e-12 of the magnitudes involved.
         let norm = vv.sqrt();
         let bound = vw / norm - 1e-12 * (w.w.norm() + norm + w.a.coords.norm() + w.b.coords.norm());
-        lower = lower.max(bound);
+        if bound > lower {
+            lower = bound;
+            lower_normal = v / norm;
+        }
         if let Some(m) = separation_exit {
             // The plane through w orthogonal to v separates the cores by vw / |v|.
             if vw > 0.0 && vw * vw > m * m * vv && vw > m * vv.sqrt() {
@@ -120,7 +139,7 @@ fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry
             }
             // |v| bounds the distance from above: within the margins, they touch.
             if m > 0.0 && vv <= m * m {
-                return Some(witness(vv.sqrt(), &simplex[..len], &bary, 0.0));
+                return Some(witness(vv.sqrt(), &simplex[..len], &bary, 0.0, lower_normal));
             }
         }
         if vv - vw <= RELATIVE_TOLERANCE * vv || simplex[..len].iter().any(|s| s.w == w.w) {
@@ -135,7 +154,7 @@ fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry
             break;
         };
         if inside {
-            return Some(witness(0.0, &simplex[..new_len], &new_bary, 0.0));
+            return Some(witness(0.0, &simplex[..new_len], &new_bary, 0.0, lower_normal));
         }
         if new_v.norm_squared() >= vv {
             // No progress (rounding): keep the previous, better answer.
@@ -147,17 +166,17 @@ fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry
         bary = new_bary;
     }
     let d = v.norm();
-    Some(witness(d, &simplex[..len], &bary, lower.min(d)))
+    Some(witness(d, &simplex[..len], &bary, lower.min(d), lower_normal))
 }
 
-fn witness(distance: Real, simplex: &[Vertex], bary: &[Real; 4], lower: Real) -> (Real, Point3, Point3, Real) {
+fn witness(distance: Real, simplex: &[Vertex], bary: &[Real; 4], lower: Real, normal: Vector3) -> (Real, Point3, Point3, Real, Vector3) {
     let mut pa = Vector3::zeros();
     let mut pb = Vector3::zeros();
     for (s, l) in simplex.iter().zip(bary) {
         pa += s.a.coords * *l;
         pb += s.b.coords * *l;
     }
-    (distance, Point3::from(pa), Point3::from(pb), lower)
+    (distance, Point3::from(pa), Point3::from(pb), lower, normal)
 }
 
 /// Closest point of the simplex to the origin; reduces the simplex to the support
