@@ -21,6 +21,12 @@ fn main() {
     let reach = if step >= 0.3 { step } else { 0.6 };
     let (free, colliding) = panda_scene::moves(&bench, reach, step, 5, N);
     stage1_pieces(world, &free[0]);
+    if only.as_deref() == Some("pieces") {
+        for _ in 0..20 {
+            stage1_pieces(world, &free[0]);
+        }
+        return;
+    }
     let options = PipelineOptions { first_only: true, ..PipelineOptions::default() };
     for (name, list) in [("free", &free), ("colliding", &colliding)] {
         if only.as_deref().is_some_and(|o| o != name) {

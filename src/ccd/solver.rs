@@ -565,6 +565,7 @@ fn triangle_ball(t: &Triangle) -> BoundingBall {
 /// The element's pose set over the interval (links) or its fixed pose (obstacles).
 fn element_pose(e: &Element, links: &[LinkEnclosure]) -> IntervalPose {
     match e.body {
+        Body::Link(l) if e.origin == Isometry3::identity() => links[l].pose,
         Body::Link(l) => links[l].pose.mul_isometry(&e.origin),
         Body::Obstacle(_) => IntervalPose::from_isometry(&e.origin),
     }

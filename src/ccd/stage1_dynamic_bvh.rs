@@ -51,7 +51,7 @@ impl DynamicBvh {
         for &i in &self.link_elements {
             let e = &world.elements[i];
             let Body::Link(l) = e.body else { unreachable!() };
-            self.swept.push(links[l].pose.mul_isometry(&e.origin).obb_aabb(&e.local_obb));
+            self.swept.push(links[l].pose.obb_aabb(&e.body_obb));
         }
         self.robot_tree.rebuild(&self.swept);
         self.scratch.clear();

@@ -4,7 +4,7 @@
 //! the swept LSS lies in the convex hull of the two boxes grown by the radius. A pair
 //! is dropped only when GJK proves that hull farther than the radii from the other side.
 use crate::bounding_volume::{Aabb, Lss, Obb};
-use crate::collision::{Body, CollisionWorld, Element};
+use crate::collision::{Body, CollisionWorld};
 use crate::enclosure::LinkEnclosure;
 use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::query::gjk;
@@ -32,9 +32,9 @@ impl SupportMap for SweptLss {
     }
 }
 
-/// The LSS of every element, in the element's frame.
+/// The LSS of every element, in its body's frame (around the element's box there).
 pub fn element_lss(world: &CollisionWorld) -> Vec<Lss> {
-    world.elements.iter().map(|e| Lss::around_obb(&e.local_obb)).collect()
+    world.elements.iter().map(|e| Lss::around_obb(&e.body_obb)).collect()
 }
 
 /// Slack on every separation proof: GJK's rounding is far below it.
@@ -42,9 +42,8 @@ fn slack(scale: Real) -> Real {
     1e-9 * (1.0 + scale)
 }
 
-fn swept_lss(element: &Element, lss: &Lss, link: &LinkEnclosure) -> SweptLss {
-    let pose = link.pose.mul_isometry(&element.origin);
-    let boxes = [pose.transform_point(&lss.a).to_aabb(), pose.transform_point(&lss.b).to_aabb()];
+fn swept_lss(lss: &Lss, link: &LinkEnclosure) -> SweptLss {
+    let boxes = [link.pose.transform_point(&lss.a).to_aabb(), link.pose.transform_point(&lss.b).to_aabb()];
     let scale = boxes[0].maxs.coords.amax().max(boxes[0].mins.coords.abs().amax());
     SweptLss { boxes, margin: lss.radius + slack(scale) }
 }
@@ -59,11 +58,11 @@ fn obb_as_cuboid(obb: &Obb, pose: &Isometry3) -> (Cuboid, Isometry3) {
 pub fn may_touch(world: &CollisionWorld, lss: &[Lss], links: &[LinkEnclosure], a: usize, b: usize) -> bool {
     let ea = &world.elements[a];
     let Body::Link(la) = ea.body else { return true };
-    let swept_a = swept_lss(ea, &lss[a], &links[la]);
+    let swept_a = swept_lss(&lss[a], &links[la]);
     let eb = &world.elements[b];
     match eb.body {
         Body::Link(lb) => {
-            let swept_b = swept_lss(eb, &lss[b], &links[lb]);
+            let swept_b = swept_lss(&lss[b], &links[lb]);
             gjk::may_intersect(&swept_a, &Isometry3::identity(), &swept_b, &Isometry3::identity())
         }
         Body::Obstacle(_) => match &eb.shape {

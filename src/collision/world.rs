@@ -1,6 +1,6 @@
 //! Robot plus scene, the list of collision elements, and the pair rules.
 use crate::bounding_volume::Obb;
-use crate::math::Isometry3;
+use crate::math::{Isometry3, Real};
 use crate::robot::srdf::DisabledPair;
 use crate::robot::Robot;
 use crate::scene::Scene;
@@ -24,6 +24,27 @@ pub struct Element {
     pub origin: Isometry3,
     /// The shape's own bounding box, for the broad phase.
     pub local_obb: Obb,
+    /// The same box in the body frame (`origin` applied), grown to cover the rounding.
+    pub body_obb: Obb,
+}
+
+impl Element {
+    fn new(body: Body, shape: Shape, origin: Isometry3) -> Self {
+        let local_obb = shape.local_obb();
+        Self { body, shape, origin, local_obb, body_obb: placed_obb(&local_obb, &origin) }
+    }
+}
+
+/// `obb` placed by `pose`: its centre and axes computed in floating point, the half
+/// extents grown by far more than their rounding can move the box.
+fn placed_obb(obb: &Obb, pose: &Isometry3) -> Obb {
+    let rotation = pose.rotation.to_rotation_matrix().into_inner();
+    let size = obb.center.coords.abs().sum() + pose.translation.vector.abs().sum() + obb.half_extents.sum();
+    Obb {
+        center: pose * obb.center,
+        axes: rotation * obb.axes,
+        half_extents: obb.half_extents.add_scalar(16.0 * Real::EPSILON * size + Real::MIN_POSITIVE),
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -62,11 +83,11 @@ impl CollisionWorld {
         let mut elements = Vec::new();
         for (l, link) in robot.links.iter().enumerate() {
             for c in &link.collision {
-                elements.push(Element { body: Body::Link(l), shape: c.shape.clone(), origin: c.origin, local_obb: c.shape.local_obb() });
+                elements.push(Element::new(Body::Link(l), c.shape.clone(), c.origin));
             }
         }
         for (o, object) in scene.objects.iter().enumerate() {
-            elements.push(Element { body: Body::Obstacle(o), shape: object.shape.clone(), origin: object.pose, local_obb: object.shape.local_obb() });
+            elements.push(Element::new(Body::Obstacle(o), object.shape.clone(), object.pose));
         }
         Self { robot, scene, elements, checked_links }
     }

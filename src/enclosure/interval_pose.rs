@@ -355,8 +355,9 @@ impl IntervalPose {
             let magnitude = r[0].mag() + r[1].mag() + r[2].mag();
             let margin = slack * magnitude * (1.0 + 4.0 * Real::EPSILON) + Real::MIN_POSITIVE;
             let o = &mut out.0[row];
-            o[i] = widen(c * r[i] + s * r[j], margin);
-            o[j] = widen(c * r[j] - s * r[i], margin);
+            let zero = Interval::point(0.0);
+            o[i] = widen(dot([c, s, zero], [r[i], r[j], zero]), margin);
+            o[j] = widen(dot([c, -s, zero], [r[j], r[i], zero]), margin);
             o[k] = widen(r[k], margin);
         }
         IntervalPose { rotation: out, translation: self.translation }
@@ -395,9 +396,10 @@ impl IntervalPose {
         let mut mins = Point3::origin();
         let mut maxs = Point3::origin();
         for k in 0..3 {
-            let reach = (0..3).fold(Interval::point(0.0), |acc, j| acc + Interval::point(ra.0[k][j].mag()) * h[j].abs());
-            mins[k] = add_down(centre.0[k].lo, -reach.hi);
-            maxs[k] = add_up(centre.0[k].hi, reach.hi);
+            // Three products and two sums of non-negative terms: rounded up by 4 ε.
+            let reach = (0..3).map(|j| ra.0[k][j].mag() * h[j].abs()).sum::<Real>() * (1.0 + 4.0 * Real::EPSILON) + Real::MIN_POSITIVE;
+            mins[k] = add_down(centre.0[k].lo, -reach);
+            maxs[k] = add_up(centre.0[k].hi, reach);
         }
         Aabb::new(mins, maxs)
     }
