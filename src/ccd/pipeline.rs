@@ -85,6 +85,9 @@ pub fn run_pipeline(world: &CollisionWorld, motion: &JointMotion, options: &Pipe
         });
     }
     let mut links: Vec<LinkEnclosure> = Vec::new();
+    // With the poses in the parent's frame when links are checked against each other,
+    // so that the solver can start from these enclosures.
+    let with_local = world.checks_link_pairs();
     let mut candidates = Vec::new();
     let pairs_per_segment = bvh.pair_count(world);
     for (k, seg) in motion.segments.iter().enumerate() {
@@ -94,7 +97,7 @@ pub fn run_pipeline(world: &CollisionWorld, motion: &JointMotion, options: &Pipe
         result.stats.segments += 1;
         result.stats.pairs_considered += pairs_per_segment;
         let started = Instant::now();
-        link_enclosures(&world.robot, seg, 0.0, seg.duration, false, &mut links);
+        link_enclosures(&world.robot, seg, 0.0, seg.duration, with_local, &mut links);
         bvh.candidates(world, &links, &mut candidates);
         result.stats.stage1_kept += candidates.len();
         Statistics::add_time(&mut result.stats.stage1_seconds, started.elapsed());
@@ -131,7 +134,7 @@ pub fn run_pipeline(world: &CollisionWorld, motion: &JointMotion, options: &Pipe
             // Two links' relative poses are composed from the poses in the parent's frame.
             let between_links = batch.iter().any(|g| matches!(g.other, Body::Link(_)));
             let mut range = SolveRange::new(&world.robot, seg, from, seg.duration, between_links);
-            if from == 0.0 && !between_links {
+            if from == 0.0 && (with_local || !between_links) {
                 range = range.with_whole_range(&links);
             }
             let (found, stats) = Solver::new(world, &mut range, &batch, options.first_only, options.time_tolerance).solve();

@@ -101,6 +101,12 @@ impl CollisionWorld {
         }
     }
 
+    /// Whether any two links with geometry are checked against each other.
+    pub fn checks_link_pairs(&self) -> bool {
+        let with_geometry: Vec<usize> = (0..self.robot.links.len()).filter(|&l| !self.robot.links[l].collision.is_empty()).collect();
+        with_geometry.iter().any(|&a| with_geometry.iter().any(|&b| a != b && self.is_checked(Body::Link(a), Body::Link(b))))
+    }
+
     /// Name of a body: the link name or the object id.
     pub fn body_name(&self, body: Body) -> &str {
         match body {
