@@ -84,7 +84,7 @@ fn stage1_pieces(world: &ccd_guard::collision::CollisionWorld, motion: &JointMot
     };
     let mut links = Vec::new();
     let enclosure = fastest(&mut || {
-        link_enclosures(&world.robot, seg, 0.0, seg.duration, false, &mut links);
+        link_enclosures(&world.robot, seg, 0.0, seg.duration, false, None, &mut links);
         std::hint::black_box(&links);
     });
     let mut bvh = DynamicBvh::new(world);

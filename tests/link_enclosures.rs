@@ -65,9 +65,20 @@ fn vector_within(set: &IntervalVector3, v: &Vector3, slack: f64) -> bool {
 }
 
 fn check(robot: &Robot, seg: &Segment, s0: f64, s1: f64) -> Result<(), TestCaseError> {
-    let (mut enclosures, mut jets, mut poses_only) = (Vec::new(), Vec::new(), Vec::new());
-    link_enclosures(robot, seg, s0, s1, true, &mut enclosures);
-    link_enclosures(robot, seg, s0, s1, false, &mut poses_only);
+    let (mut enclosures, mut jets, mut poses_only, mut some) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    link_enclosures(robot, seg, s0, s1, true, None, &mut enclosures);
+    link_enclosures(robot, seg, s0, s1, false, None, &mut poses_only);
+    // Only link "e" (index 5) and its ancestors.
+    let only: Vec<bool> = (0..robot.links.len()).map(|l| l <= 5).collect();
+    link_enclosures(robot, seg, s0, s1, true, Some(&only), &mut some);
+    for (l, e) in some.iter().enumerate() {
+        if only[l] {
+            prop_assert_eq!(e.pose, enclosures[l].pose);
+            prop_assert_eq!(e.local, enclosures[l].local);
+        } else {
+            prop_assert!(!e.pose.is_finite(), "link {} not asked for must be the whole space", l);
+        }
+    }
     link_jets(robot, seg, s0, s1, &mut jets);
     let parent = |link: usize| robot.joints.iter().find(|j| j.child_link == link).map(|j| j.parent_link);
     for k in 0..=16 {
@@ -131,7 +142,7 @@ fn point_interval_enclosures_are_tight() {
     let robot = robot();
     let seg = segment(5, 1.0, vec![[0.1, -0.5, 0.3, 0.2, -0.1, 0.05]; 5]);
     let mut enclosures = Vec::new();
-    link_enclosures(&robot, &seg, 0.37, 0.37, false, &mut enclosures);
+    link_enclosures(&robot, &seg, 0.37, 0.37, false, None, &mut enclosures);
     let at = poses(&robot, &seg, 0.37);
     for (l, e) in enclosures.iter().enumerate() {
         assert!(e.pose.rotation.contains(&rotation(&at[l])) && e.pose.translation.contains(&at[l].translation.vector));

@@ -97,7 +97,7 @@ pub fn run_pipeline(world: &CollisionWorld, motion: &JointMotion, options: &Pipe
         result.stats.segments += 1;
         result.stats.pairs_considered += pairs_per_segment;
         let started = Instant::now();
-        link_enclosures(&world.robot, seg, 0.0, seg.duration, with_local, &mut links);
+        link_enclosures(&world.robot, seg, 0.0, seg.duration, with_local, None, &mut links);
         bvh.candidates(world, &links, &mut candidates);
         result.stats.stage1_kept += candidates.len();
         Statistics::add_time(&mut result.stats.stage1_seconds, started.elapsed());
@@ -131,10 +131,8 @@ pub fn run_pipeline(world: &CollisionWorld, motion: &JointMotion, options: &Pipe
             let (batch, rest): (Vec<_>, Vec<_>) = pending.into_iter().partition(|p| p.0 == from);
             pending = rest;
             let batch: Vec<PairGroup> = batch.into_iter().map(|p| p.1).collect();
-            // Two links' relative poses are composed from the poses in the parent's frame.
-            let between_links = batch.iter().any(|g| matches!(g.other, Body::Link(_)));
-            let mut range = SolveRange::new(&world.robot, seg, from, seg.duration, between_links);
-            if from == 0.0 && (with_local || !between_links) {
+            let mut range = SolveRange::new(&world.robot, seg, from, seg.duration);
+            if from == 0.0 {
                 range = range.with_whole_range(&links);
             }
             let (found, stats) = Solver::new(world, &mut range, &batch, options.first_only, options.time_tolerance).solve();

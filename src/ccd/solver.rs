@@ -122,7 +122,20 @@ impl<'w, 'c> Solver<'w, 'c> {
         let (l, r) = self.range.bounds(cell);
         let [left_cell, right_cell] = cell.children();
         let m = self.range.bounds(left_cell).1;
-        let links = self.range.enclosures(l, r);
+        // Only the links of the work and their ancestors; two links' relative poses
+        // are composed from the poses in the parent's frame.
+        let mut needed = vec![false; self.world.robot.links.len()];
+        let mut between_links = false;
+        for w in &work {
+            let (a, b) = self.pairs[pair_of(w) as usize];
+            for body in [self.world.elements[a].body, self.world.elements[b].body] {
+                if let Body::Link(link) = body {
+                    self.tree.mark_chain(link, &mut needed);
+                }
+            }
+            between_links |= matches!(self.world.elements[b].body, Body::Link(_));
+        }
+        let links = self.range.enclosures(l, r, between_links, Some(&needed));
         let (left, right) = self.refine(&links, work, l, m, r);
         if r - l <= self.time_tolerance || m <= l || m >= r {
             let mut survivors = left;
@@ -214,7 +227,7 @@ impl<'w, 'c> Solver<'w, 'c> {
                     if frame.apart(&TriangleShape(&ta), &triangle_ball(&ta), &TriangleShape(&tb), &triangle_ball(&tb)) {
                         continue;
                     }
-                    let newton = newton_links.get_or_insert_with(|| NewtonLinks { jets: self.range.jets(l, r), at_split: self.range.enclosures(m, m) });
+                    let newton = newton_links.get_or_insert_with(|| NewtonLinks { jets: self.range.jets(l, r), at_split: self.range.enclosures(m, m, true, None) });
                     let b_in_a = match frame.moving_is_a {
                         true => *rel[pair].get_or_insert_with(|| self.element_relative_pose(ea, eb, links)),
                         false => frame.over,

@@ -28,8 +28,6 @@ pub struct SolveRange<'a> {
     segment: &'a Segment,
     from: Real,
     to: Real,
-    /// Whether the enclosures hold each link's pose in its parent's frame too.
-    with_local: bool,
     /// The enclosures over the whole range, when the caller has them (stage 1's).
     whole: Option<&'a [LinkEnclosure]>,
     /// Enclosures computed (for the statistics).
@@ -37,12 +35,11 @@ pub struct SolveRange<'a> {
 }
 
 impl<'a> SolveRange<'a> {
-    pub fn new(robot: &'a Robot, segment: &'a Segment, from: Real, to: Real, with_local: bool) -> Self {
-        Self { robot, segment, from, to, with_local, whole: None, computed: 0 }
+    pub fn new(robot: &'a Robot, segment: &'a Segment, from: Real, to: Real) -> Self {
+        Self { robot, segment, from, to, whole: None, computed: 0 }
     }
 
-    /// Reuse `links`, the enclosures over exactly `[from, to]` (with the poses in the
-    /// parent's frame if the range was asked for them), for the root cell.
+    /// Reuse `links`, the enclosures over exactly `[from, to]`, for the root cell.
     pub fn with_whole_range(self, links: &'a [LinkEnclosure]) -> Self {
         Self { whole: Some(links), ..self }
     }
@@ -61,13 +58,15 @@ impl<'a> SolveRange<'a> {
     }
 
     /// Every link's pose enclosure over local times `[lo, hi]` (a point interval when
-    /// equal: tight).
-    pub fn enclosures(&mut self, lo: Real, hi: Real) -> Vec<LinkEnclosure> {
-        if let Some(whole) = self.whole.filter(|_| (lo, hi) == (self.from, self.to)) {
+    /// equal: tight), with the poses in the parent's frame if `with_local`; with `only`,
+    /// of the links it marks (see [`link_enclosures`]).
+    pub fn enclosures(&mut self, lo: Real, hi: Real, with_local: bool, only: Option<&[bool]>) -> Vec<LinkEnclosure> {
+        let reusable = |whole: &&[LinkEnclosure]| (lo, hi) == (self.from, self.to) && (!with_local || whole.iter().all(|l| l.local.is_some()));
+        if let Some(whole) = self.whole.filter(reusable) {
             return whole.to_vec();
         }
         let mut out = Vec::new();
-        link_enclosures(self.robot, self.segment, lo, hi, self.with_local, &mut out);
+        link_enclosures(self.robot, self.segment, lo, hi, with_local, only, &mut out);
         self.computed += 1;
         out
     }

@@ -262,6 +262,10 @@ impl IntervalPose {
         Self { rotation: IntervalMatrix3::identity(), translation: IntervalVector3::zeros() }
     }
 
+    /// Every pose (and more): what a link not computed may be anywhere.
+    pub const ENTIRE: IntervalPose =
+        IntervalPose { rotation: IntervalMatrix3([[Interval::ENTIRE; 3]; 3]), translation: IntervalVector3([Interval::ENTIRE; 3]) };
+
     /// `self⁻¹ ∘ o` for every pair of members: the pose of frame `o` in frame `self`
     /// (a rotation's inverse is its transpose, entry by entry).
     pub fn inv_mul(&self, o: &IntervalPose) -> IntervalPose {

@@ -81,13 +81,18 @@ fn joint_value(joint: &crate::robot::Joint, values: &[Interval], rates: &[Interv
 }
 
 /// Every link's pose enclosure over local times `[s0, s1]` of `segment`, with the
-/// poses in the parent's frame if `with_local`.
-pub fn link_enclosures(robot: &Robot, segment: &Segment, s0: Real, s1: Real, with_local: bool, out: &mut Vec<LinkEnclosure>) {
+/// poses in the parent's frame if `with_local`. With `only`, just the links it marks
+/// (and their ancestors must be marked too); the others get the whole space.
+pub fn link_enclosures(robot: &Robot, segment: &Segment, s0: Real, s1: Real, with_local: bool, only: Option<&[bool]>, out: &mut Vec<LinkEnclosure>) {
     let (values, _) = joint_ranges(segment, s0, s1, false);
     out.clear();
     let root = LinkEnclosure { pose: IntervalPose::identity(), local: with_local.then(IntervalPose::identity) };
     out.resize(robot.links.len(), root);
     for joint in &robot.joints {
+        if only.is_some_and(|only| !only[joint.child_link]) {
+            out[joint.child_link] = LinkEnclosure { pose: IntervalPose::ENTIRE, local: with_local.then_some(IntervalPose::ENTIRE) };
+            continue;
+        }
         let (value, _) = joint_value(joint, &values, &[]);
         out[joint.child_link] = child_enclosure(&out[joint.parent_link], &joint.origin, joint.kind, &joint.axis, value, with_local);
     }
@@ -193,6 +198,18 @@ impl KinematicTree {
             depth[j.child_link] = depth[j.parent_link] + 1;
         }
         Self { parent, depth }
+    }
+
+    /// Marks `link` and its ancestors in `marks`.
+    pub fn mark_chain(&self, link: usize, marks: &mut [bool]) {
+        let mut x = Some(link);
+        while let Some(l) = x {
+            if marks[l] {
+                return;
+            }
+            marks[l] = true;
+            x = self.parent[l];
+        }
     }
 
     /// The pose set of link `b` in the frame of link `a`, composed along the chain
