@@ -10,6 +10,9 @@
 //! [`pipeline`] runs the segments and assembles contact events over the trajectory.
 pub mod conservative_advancement;
 pub mod continuous_obb;
+pub mod culling;
+pub mod element_motion;
+pub mod element_nodes;
 pub mod elementary;
 pub mod pipeline;
 pub mod solver;

@@ -1,13 +1,11 @@
 //! The pipeline over a whole trajectory: every segment through the three stages, and
 //! the contact events (entry and exit per pair) that the report lists.
 use super::solver::{PairGroup, Solver};
-use super::stage1_dynamic_bvh::DynamicBvh;
-use super::stage2_swept_lss::{element_lss, may_touch};
+use super::culling::Culling;
 use super::statistics::Statistics;
 use super::time_cells::SolveRange;
 use crate::check::sampled::step_count;
 use crate::collision::{Body, CollisionWorld, StateChecker};
-use crate::enclosure::{link_enclosures, LinkEnclosure};
 use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::motion::JointMotion;
 use crate::query::intersection::intersection_point;
@@ -66,8 +64,7 @@ fn body_pair(world: &CollisionWorld, a: usize, b: usize) -> (usize, Body) {
 /// Runs the pipeline over the motion.
 pub fn run_pipeline(world: &CollisionWorld, motion: &JointMotion, options: &PipelineOptions) -> PipelineResult {
     let mut result = PipelineResult::default();
-    let mut bvh = DynamicBvh::new(world);
-    let lss = element_lss(world);
+    let mut culling = Culling::new(world);
     // Pairs in contact until a time (infinite: until the end).
     let mut blocked_until: HashMap<(usize, Body), Real> = HashMap::new();
     let mut checker = StateChecker::new(world);
@@ -84,28 +81,12 @@ pub fn run_pipeline(world: &CollisionWorld, motion: &JointMotion, options: &Pipe
             normal: None,
         });
     }
-    let mut links: Vec<LinkEnclosure> = Vec::new();
-    // With the poses in the parent's frame when links are checked against each other,
-    // so that the solver can start from these enclosures.
-    let with_local = world.checks_link_pairs();
     let mut candidates = Vec::new();
-    let pairs_per_segment = bvh.pair_count(world);
     for (k, seg) in motion.segments.iter().enumerate() {
         if options.first_only && !result.contacts.is_empty() {
             break;
         }
-        result.stats.segments += 1;
-        result.stats.pairs_considered += pairs_per_segment;
-        let started = Instant::now();
-        link_enclosures(&world.robot, seg, 0.0, seg.duration, with_local, None, &mut links);
-        bvh.candidates(world, &links, &mut candidates);
-        result.stats.stage1_kept += candidates.len();
-        Statistics::add_time(&mut result.stats.stage1_seconds, started.elapsed());
-
-        let started = Instant::now();
-        candidates.retain(|&(a, b)| may_touch(world, &lss, &links, a, b));
-        result.stats.stage2_kept += candidates.len();
-        Statistics::add_time(&mut result.stats.stage2_seconds, started.elapsed());
+        culling.near_pairs(seg, &mut candidates, &mut result.stats);
 
         let started = Instant::now();
         let mut groups: Vec<PairGroup> = Vec::new();
@@ -133,7 +114,7 @@ pub fn run_pipeline(world: &CollisionWorld, motion: &JointMotion, options: &Pipe
             let batch: Vec<PairGroup> = batch.into_iter().map(|p| p.1).collect();
             let mut range = SolveRange::new(&world.robot, seg, from, seg.duration);
             if from == 0.0 {
-                range = range.with_whole_range(&links);
+                range = range.with_whole_range(&culling.links);
             }
             let (found, stats) = Solver::new(world, &mut range, &batch, options.first_only, options.time_tolerance).solve();
             result.stats += &stats;

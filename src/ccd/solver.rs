@@ -6,6 +6,8 @@
 //! conservative advancement for curved primitives. Intervals are visited earliest first;
 //! at the time tolerance, the first time of contact is found by bisection between a free
 //! and a touching instant with the exact discrete test.
+use super::element_nodes::{leaf_triangle, node_obb, obb_cuboid, Leaf, PRIMITIVE};
+use super::element_motion::{element_pose, element_relative_pose, element_world_pose, poses_at};
 use super::conservative_advancement::{advance, motion_bound, separated_over, Advancement, BoundingBall};
 use super::continuous_obb::may_overlap;
 use super::elementary::{active_equations, CornerBounds, EquationOutcome, NewtonBounds, ALL_EQUATIONS};
@@ -15,10 +17,9 @@ use crate::bounding_volume::Obb;
 use crate::collision::{Body, CollisionWorld, Element};
 use crate::enclosure::{IntervalPose, IntervalVector3, KinematicTree, LinkEnclosure, LinkJet};
 use crate::math::{Isometry3, Point3, Real, Triangle, Vector3};
-use crate::partitioning::NodeContent;
 use crate::query::gjk;
 use crate::query::intersection::intersection_point;
-use crate::shape::{Cuboid, Shape, SupportMap, TriangleShape};
+use crate::shape::{Shape, SupportMap, TriangleShape};
 
 /// Element pairs of one body pair (a link and an obstacle, or two links).
 #[derive(Clone, Debug)]
@@ -51,8 +52,6 @@ enum Work {
     Convex { pair: u32, a: u32, b: u32 },
 }
 
-/// Marks "the whole primitive" where a node index is expected.
-const PRIMITIVE: u32 = u32::MAX;
 /// Descend a pair of boxes only once the pair moves less than this share of the boxes'
 /// size over the interval; before that, splitting time culls more per test.
 const DESCEND_RATIO: Real = 0.05;
@@ -262,15 +261,8 @@ impl<'w, 'c> Solver<'w, 'c> {
         (left, right)
     }
 
-    /// The pose set of element `eb` in the frame of element `ea`; for two links, along
-    /// the chain between them.
     fn element_relative_pose(&self, ea: &Element, eb: &Element, links: &[LinkEnclosure]) -> IntervalPose {
-        match (ea.body, eb.body) {
-            (Body::Link(la), Body::Link(lb)) => IntervalPose::from_isometry(&ea.origin.inverse())
-                .mul(&self.tree.relative_pose(links, la, lb))
-                .mul_isometry(&eb.origin),
-            _ => element_pose(ea, links).inv_mul(&element_pose(eb, links)),
-        }
+        element_relative_pose(&self.tree, ea, eb, links)
     }
 
     /// Conservative advancement on two hierarchy boxes taken as solid cuboids.
@@ -502,54 +494,9 @@ impl AdvancementFrame {
     }
 }
 
-/// World poses of the links at local time `s` of a segment (f64 forward kinematics).
-fn poses_at(world: &CollisionWorld, segment: &crate::motion::Segment, s: Real) -> Vec<Isometry3> {
-    let mut q = vec![0.0; segment.coefficients.len()];
-    segment.positions_at(s, &mut q);
-    world.robot.link_poses(&q)
-}
-
-/// A box as a cuboid centred in its own frame, and that frame.
-fn obb_cuboid(obb: &Obb) -> (Cuboid, Isometry3) {
-    (Cuboid { half_extents: obb.half_extents }, obb.frame())
-}
-
 fn pair_of(w: &Work) -> u32 {
     match *w {
         Work::Nodes { pair, .. } | Work::Triangles { pair, .. } | Work::Convex { pair, .. } => pair,
-    }
-}
-
-#[derive(Clone, Copy)]
-enum Leaf {
-    Inner(u32, u32),
-    Triangle,
-    Primitive,
-}
-
-/// The triangle of a mesh's leaf node.
-fn leaf_triangle(e: &Element, node: u32) -> Triangle {
-    match &e.shape {
-        Shape::TriMesh(m) => match m.obb_tree().nodes()[node as usize].content {
-            NodeContent::Triangle(t) => m.triangle(t),
-            NodeContent::Children(..) => unreachable!("work on triangles holds leaf nodes"),
-        },
-        _ => unreachable!("triangles come from meshes"),
-    }
-}
-
-/// The box of a hierarchy node (or of the whole primitive) and what lies below it.
-fn node_obb(e: &Element, node: u32) -> (Obb, Leaf) {
-    match &e.shape {
-        Shape::TriMesh(m) => {
-            let n = &m.obb_tree().nodes()[node as usize];
-            let leaf = match n.content {
-                NodeContent::Children(l, r) => Leaf::Inner(l, r),
-                NodeContent::Triangle(_) => Leaf::Triangle,
-            };
-            (n.obb, leaf)
-        }
-        _ => (e.local_obb, Leaf::Primitive),
     }
 }
 
@@ -575,15 +522,6 @@ fn triangle_ball(t: &Triangle) -> BoundingBall {
     BoundingBall { center, radius: radius * (1.0 + 1e-12) + 1e-15 }
 }
 
-/// The element's pose set over the interval (links) or its fixed pose (obstacles).
-fn element_pose(e: &Element, links: &[LinkEnclosure]) -> IntervalPose {
-    match e.body {
-        Body::Link(l) if e.origin == Isometry3::identity() => links[l].pose,
-        Body::Link(l) => links[l].pose.mul_isometry(&e.origin),
-        Body::Obstacle(_) => IntervalPose::from_isometry(&e.origin),
-    }
-}
-
 /// World position and velocity of an element point (given in the element frame) over
 /// the interval; obstacles do not move.
 fn corner_world(e: &Element, jets: &[LinkJet], p: &Point3) -> (IntervalVector3, IntervalVector3) {
@@ -596,9 +534,3 @@ fn corner_world(e: &Element, jets: &[LinkJet], p: &Point3) -> (IntervalVector3, 
     }
 }
 
-fn element_world_pose(e: &Element, link_poses: &[Isometry3]) -> Isometry3 {
-    match e.body {
-        Body::Link(l) => link_poses[l] * e.origin,
-        Body::Obstacle(_) => e.origin,
-    }
-}
