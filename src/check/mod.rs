@@ -4,7 +4,10 @@
 //!   [`JointMotion`](crate::motion::JointMotion).
 //! - [`sampled`]: discrete checks along the motion (what MoveIt does; proves nothing).
 //! - [`pipeline_method`]: the articulated CCD pipeline of seed 002 ([`crate::ccd`]).
+//! - [`certified_method`]: the pipeline, then the affine-ball certifier of seed 000
+//!   ([`crate::certifier`]) for a proven `collision_free`.
 //! - [`report`]: the contract's JSON report and its text form.
+pub mod certified_method;
 pub mod inputs;
 pub mod pipeline_method;
 pub mod report;

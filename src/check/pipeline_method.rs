@@ -2,15 +2,21 @@
 //! (exact first time of contact; no certificate).
 use super::report::{ContactEvent, Report, Verdict};
 use super::CheckInput;
-use crate::ccd::{run_pipeline, PipelineOptions, Statistics};
-use crate::collision::Body;
+use crate::ccd::{run_pipeline, PipelineOptions, PipelineResult, Statistics};
+use crate::collision::{Body, CollisionWorld};
 use std::time::Instant;
 
 /// Runs the pipeline; the report and the per-stage statistics.
 pub fn check_pipeline(input: &CheckInput, options: &PipelineOptions, tolerance: f64) -> (Report, Statistics) {
     let started = Instant::now();
-    let world = &input.world;
-    let result = run_pipeline(world, &input.motion, options);
+    let result = run_pipeline(&input.world, &input.motion, options);
+    let mut report = pipeline_report(&input.world, &result, tolerance);
+    report.elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
+    (report, result.stats)
+}
+
+/// The report of what the pipeline found (method "pipeline", no certificate).
+pub fn pipeline_report(world: &CollisionWorld, result: &PipelineResult, tolerance: f64) -> Report {
     let contacts: Vec<ContactEvent> = result
         .contacts
         .iter()
@@ -25,7 +31,7 @@ pub fn check_pipeline(input: &CheckInput, options: &PipelineOptions, tolerance: 
         })
         .collect();
     let first = result.contacts.first();
-    let report = Report {
+    Report {
         verdict: if contacts.is_empty() { Verdict::CollisionFree } else { Verdict::Collision },
         certified: false,
         method: "pipeline".into(),
@@ -35,9 +41,10 @@ pub fn check_pipeline(input: &CheckInput, options: &PipelineOptions, tolerance: 
         max_penetration_depth: None,
         min_clearance: None,
         tolerance,
-        elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
+        elapsed_ms: 0.0,
         error: None,
         states_checked: None,
-    };
-    (report, result.stats)
+        decided_by: None,
+        unproven: None,
+    }
 }

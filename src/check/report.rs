@@ -64,6 +64,23 @@ pub struct Report {
     /// Discrete configurations examined (sampled method).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub states_checked: Option<usize>,
+    /// Certified method: which part decided the verdict ("pipeline": a contact;
+    /// "certifier": the proof, or the pair it could not prove free).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decided_by: Option<String>,
+    /// Certified method, `uncertain`: the pair left unproven and when.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unproven: Option<UnprovenPair>,
+}
+
+/// A pair that came within the tolerance without a contact being found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct UnprovenPair {
+    pub link: String,
+    pub other: String,
+    /// Seconds from trajectory start: the time interval the certifier stopped on.
+    pub from: Real,
+    pub to: Real,
 }
 
 impl Report {
@@ -82,6 +99,8 @@ impl Report {
             elapsed_ms: 0.0,
             error: Some(error),
             states_checked: None,
+            decided_by: None,
+            unproven: None,
         }
     }
 
@@ -111,6 +130,12 @@ impl Report {
         }
         if let Some(n) = self.states_checked {
             let _ = writeln!(s, "states checked: {n}");
+        }
+        if let Some(by) = &self.decided_by {
+            let _ = writeln!(s, "decided by: {by}");
+        }
+        if let Some(u) = &self.unproven {
+            let _ = writeln!(s, "not proven free: {} <-> {} between {:.6} s and {:.6} s (within the tolerance)", u.link, u.other, u.from, u.to);
         }
         if self.verdict == Verdict::Uncertain && self.method == "sampled" {
             let _ = writeln!(s, "no sampled state collides; sampling proves nothing between samples");

@@ -136,5 +136,7 @@ pub fn check_sampled(input: &CheckInput, options: &SampledOptions) -> Report {
         elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
         error: None,
         states_checked: Some(states),
+        decided_by: None,
+        unproven: None,
     }
 }

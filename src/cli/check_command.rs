@@ -1,6 +1,8 @@
 //! `ccd_guard check`.
 use ccd_guard::check::report::Report;
 use ccd_guard::ccd::PipelineOptions;
+use ccd_guard::certifier::certify::CertifyOptions;
+use ccd_guard::check::certified_method::check_certified;
 use ccd_guard::check::pipeline_method::check_pipeline;
 use ccd_guard::check::sampled::{check_sampled, SampledOptions};
 use ccd_guard::check::{CheckInput, InputFiles, Method};
@@ -74,9 +76,6 @@ pub fn run(args: CheckArgs) -> i32 {
     if !(args.resolution.is_finite() && args.resolution > 0.0) {
         return fail(&args, format!("--resolution {} must be a positive number", args.resolution));
     }
-    if args.method == Method::Certified {
-        return fail(&args, "--method certified is not available in this build yet; use --method pipeline or sampled".into());
-    }
     let files = InputFiles {
         urdf: args.urdf.clone(),
         srdf: args.srdf.clone(),
@@ -89,18 +88,24 @@ pub fn run(args: CheckArgs) -> i32 {
         Ok(input) => input,
         Err(e) => return fail(&args, e.to_string()),
     };
-    let (report, stats) = match args.method {
+    let pipeline_options = PipelineOptions { first_only: args.first_only, ..PipelineOptions::default() };
+    let (report, stats, certifier_stats) = match args.method {
         Method::Sampled => {
             let options = SampledOptions { resolution: args.resolution, first_only: args.first_only, tolerance: args.tolerance };
-            (check_sampled(&input, &options), None)
+            (check_sampled(&input, &options), None, None)
         }
-        _ => {
-            let options = PipelineOptions { first_only: args.first_only, ..PipelineOptions::default() };
-            let (report, stats) = check_pipeline(&input, &options, args.tolerance);
-            (report, Some(stats))
+        Method::Pipeline => {
+            let (report, stats) = check_pipeline(&input, &pipeline_options, args.tolerance);
+            (report, Some(stats), None)
+        }
+        Method::Certified => {
+            let options = CertifyOptions { tolerance: args.tolerance, ..CertifyOptions::default() };
+            let (report, stats, certifier) = check_certified(&input, &pipeline_options, &options);
+            (report, Some(stats), Some(certifier))
         }
     };
     let stats = stats.filter(|_| args.stats);
+    let certifier_stats = certifier_stats.filter(|_| args.stats);
     if let Some(error) = &report.error {
         eprintln!("ccd_guard check: {}: {error}", args.trajectory.display());
     }
@@ -109,12 +114,18 @@ pub fn run(args: CheckArgs) -> i32 {
         (Format::Json, Some(stats)) => {
             let mut value = serde_json::to_value(&report).expect("reports serialize");
             value["stats"] = serde_json::to_value(stats).expect("statistics serialize");
+            if let Some(c) = &certifier_stats {
+                value["certifier_stats"] = serde_json::to_value(c).expect("statistics serialize");
+            }
             println!("{}", serde_json::to_string_pretty(&value).expect("json"));
         }
         (Format::Text, stats) => {
             print!("{}", report.to_text());
             if let Some(stats) = stats {
                 print!("{}", stats.to_text());
+            }
+            if let Some(c) = &certifier_stats {
+                println!("certifier: {} time cells, {} node tests, {} orbit tests, deepest level {}", c.time_cells, c.node_tests, c.orbit_tests, c.deepest_level);
             }
         }
     }
