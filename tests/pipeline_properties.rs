@@ -43,6 +43,8 @@
 use ccd_guard::math::{Translation3, Vector3};
 use ccd_guard::ccd::{run_pipeline, PipelineOptions, PipelineResult};
 use ccd_guard::check::sampled::step_count;
+use ccd_guard::certifier::certify::CertifyOptions;
+use ccd_guard::check::certified_method::certify_motion;
 use ccd_guard::check::CheckInput;
 use ccd_guard::collision::{Body, CollisionWorld, StateChecker};
 use ccd_guard::motion::{parse_trajectory, JointMotion};
@@ -632,6 +634,10 @@ struct Tally {
     first_only_seconds: f64,
     reference_seconds: f64,
     failures: Vec<(u64, String)>,
+    /// The certifier on the cases free by sampling and pipeline: proven, or unproven.
+    certified: usize,
+    unproven: usize,
+    certifier_seconds: f64,
 }
 
 impl Tally {
@@ -660,6 +666,9 @@ impl Tally {
         self.first_only_seconds += o.first_only_seconds;
         self.reference_seconds += o.reference_seconds;
         self.failures.extend(o.failures);
+        self.certified += o.certified;
+        self.unproven += o.unproven;
+        self.certifier_seconds += o.certifier_seconds;
     }
 }
 
@@ -845,7 +854,22 @@ fn run_case(seed: u64, dir: &Path, dense: (usize, usize), tally: &mut Tally) {
     } else {
         tally.free += 1;
     }
-    let failures = check_events(&input, &full, &first, &r, tally, seed);
+    let mut failures = check_events(&input, &full, &first, &r, tally, seed);
+    // The certifier (seed 000): a proof of "free" must never meet a colliding sample or
+    // a pipeline contact. Where both say free, count how often it proves it.
+    let started = Instant::now();
+    let (certificate, _) = certify_motion(&input.world, &input.motion, &CertifyOptions::default());
+    tally.certifier_seconds += started.elapsed().as_secs_f64();
+    match certificate {
+        Ok(()) if r.t_sample.is_some() || !full.contacts.is_empty() => failures.push(format!(
+            "FALSE CERTIFICATE: certified free, but the first colliding sample is at {:?} and the pipeline lists {} events",
+            r.t_sample,
+            full.contacts.len()
+        )),
+        Ok(()) => tally.certified += 1,
+        Err(_) if r.t_sample.is_none() && full.contacts.is_empty() => tally.unproven += 1,
+        Err(_) => {}
+    }
     if !failures.is_empty() {
         let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("pipeline_properties/case_{seed}"));
         std::fs::create_dir_all(&out).unwrap();
@@ -909,7 +933,8 @@ fn random_worlds_against_dense_sampling() {
         "pipeline properties: {} cases ({} with >= 2 mesh elements), {} colliding ({} at the start), {} free; {} events; \
          {} transversal first contacts compared, max |toc - t_ref| = {:e} s (case {:?}); \
          pipeline found contacts sampling missed in {} free-by-sampling cases and earlier than sampling in {} cases; \
-         {} samples; pipeline {:.2} s, first_only {:.2} s, reference {:.2} s, wall {:.2} s on {threads} threads",
+         {} samples; pipeline {:.2} s, first_only {:.2} s, reference {:.2} s, wall {:.2} s on {threads} threads; \
+         certifier: {} free cases proven, {} left unproven, {:.2} s",
         tally.cases,
         tally.mesh_pairs,
         tally.colliding,
@@ -925,7 +950,10 @@ fn random_worlds_against_dense_sampling() {
         tally.pipeline_seconds,
         tally.first_only_seconds,
         tally.reference_seconds,
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        tally.certified,
+        tally.unproven,
+        tally.certifier_seconds
     );
     tally.slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
     for (secs, seed, what) in tally.slowest.iter().take(3) {
@@ -1085,6 +1113,20 @@ fn turning_box_edge_passes_an_obstacle_at_a_tenth_of_a_millimetre() {
     // And 1e-6 m.
     let (input, _) = turning_box(1e-6);
     assert!(run(&input).contacts.is_empty());
+}
+
+/// The certifier (seed 000) proves a pass at twice its tolerance free, and leaves a pass
+/// closer than its tolerance unproven rather than calling it either way.
+#[test]
+fn certifier_proves_a_pass_at_twice_the_tolerance() {
+    let options = CertifyOptions::default();
+    let (input, _) = turning_box(2.0 * options.tolerance);
+    assert!(certify_motion(&input.world, &input.motion, &options).0.is_ok(), "a pass at 2 mm is not certified");
+    let (input, _) = turning_box(0.2 * options.tolerance);
+    assert!(run(&input).contacts.is_empty());
+    assert!(certify_motion(&input.world, &input.motion, &options).0.is_err(), "a pass at 0.2 mm is certified with a 1 mm tolerance");
+    let (input, _) = turning_box(-1e-3);
+    assert!(certify_motion(&input.world, &input.motion, &options).0.is_err(), "a collision is certified free");
 }
 
 #[test]
