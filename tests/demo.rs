@@ -71,3 +71,21 @@ fn the_pipeline_catches_the_thin_board_and_agrees_with_coal() {
     let n = r.contacts[0].normal.expect("a normal");
     assert!((n[0] * n[0] + n[1] * n[1] + n[2] * n[2] - 1.0).abs() < 1e-9);
 }
+
+/// The default method: the pipeline finds the contacts, the certifier proves the free
+/// trajectory free.
+#[test]
+fn certified_verdicts_and_who_decided() {
+    use ccd_guard::ccd::PipelineOptions;
+    use ccd_guard::certifier::certify::CertifyOptions;
+    use ccd_guard::check::certified_method::check_certified;
+    let [free, collide, thin] = &CASES;
+    let check = |case| check_certified(&case_input(case).unwrap(), &PipelineOptions::default(), &CertifyOptions::default()).0;
+    let r = check(free);
+    assert_eq!((r.verdict, r.certified, r.decided_by.as_deref()), (Verdict::CollisionFree, true, Some("certifier")));
+    for (case, toc) in [(collide, 3.4870), (thin, 3.1405)] {
+        let r = check(case);
+        assert_eq!((r.verdict, r.certified, r.decided_by.as_deref()), (Verdict::Collision, false, Some("pipeline")));
+        assert!((r.time_of_contact.unwrap() - toc).abs() < 1e-3, "{:?}", r.time_of_contact);
+    }
+}
