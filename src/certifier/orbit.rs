@@ -20,6 +20,7 @@
 //!     (eq. 5/6), for a face R < min(ν₁, ν₂) (eq. 7/8), i.e. the Φ and Ψ patches;
 //!   * the minima of q on the domain's edges (1-D quadratics on [0, 1]), corners included:
 //!     the edge orbits Φ and the vertex balls.
+//!
 //! Where q is not convex (the large-R case of Remark 1, §6) its minimum over the domain
 //! lies on the boundary, so the candidates always contain a minimiser; degenerate
 //! (zero-area) triangles and zero-length edges need no special case either, because a
@@ -106,13 +107,22 @@ impl Orbit {
     /// interior, nothing else touching) are not reported. Degenerate triangles are
     /// handled: pass a moving or fixed segment [a, b] as [a, b, b], a point p as [p, p, p].
     pub fn triangle_may_hit_triangle(&self, moving: &Triangle, fixed: &Triangle) -> bool {
-        let points = [&moving[0], &moving[1], &moving[2], &fixed[0], &fixed[1], &fixed[2]];
-        let Some(frame) = Frame::new(self, &points) else { return true };
+        let points = [
+            &moving[0], &moving[1], &moving[2], &fixed[0], &fixed[1], &fixed[2],
+        ];
+        let Some(frame) = Frame::new(self, &points) else {
+            return true;
+        };
         let next = |i: usize| (i + 1) % 3;
         (0..3).any(|i| frame.hit(frame.vertex_face_min(&moving[i], fixed)))
             || (0..3).any(|i| {
                 (0..3).any(|j| {
-                    let g = frame.edge_edge_min(&moving[i], &moving[next(i)], &fixed[j], &fixed[next(j)]);
+                    let g = frame.edge_edge_min(
+                        &moving[i],
+                        &moving[next(i)],
+                        &fixed[j],
+                        &fixed[next(j)],
+                    );
                     frame.hit(g)
                 })
             })
@@ -146,7 +156,7 @@ impl Frame {
         let r2 = orbit.radius * orbit.radius;
         let m_bar = 3.0 * q.m.amax();
         let scale_sq = 12.0 * l * l + r2 * (q.constant.abs() + 12.0 * m_bar * l * l);
-        if !(scale_sq <= 1e300) {
+        if scale_sq.is_nan() || scale_sq > 1e300 {
             return None;
         }
         Some(Frame {
@@ -161,7 +171,7 @@ impl Frame {
     /// "May hit" unless the computed minimum of G clearly exceeds the rounding tolerance
     /// (a NaN also answers "may hit").
     fn hit(&self, g_min: Real) -> bool {
-        !(g_min > self.tolerance)
+        g_min <= self.tolerance || g_min.is_nan()
     }
 
     /// min over y ∈ fixed of |v − y|² − R² ϱ²(v); y = p0 + s e1 + t e2.
@@ -230,7 +240,9 @@ struct Quadratic {
 
 impl Quadratic {
     fn at(&self, s: Real, t: Real) -> Real {
-        self.f + s * (2.0 * self.d + self.a * s + 2.0 * self.b * t) + t * (2.0 * self.e + self.c * t)
+        self.f
+            + s * (2.0 * self.d + self.a * s + 2.0 * self.b * t)
+            + t * (2.0 * self.e + self.c * t)
     }
 
     /// The critical point of q when the computed Hessian is positive definite. Solved by
@@ -253,33 +265,52 @@ impl Quadratic {
         Some((s, t))
     }
 
-    /// Minimum over the unit square (edge × edge).
+    /// Minimum over the unit square (edge × edge): the four sides, then the interior.
     fn min_over_square(&self) -> Real {
         let q = self;
-        let mut min = min_on_unit_interval(q.a, q.d, q.f); // t = 0
-        min = nan_min(min, min_on_unit_interval(q.a, q.d + q.b, q.f + 2.0 * q.e + q.c)); // t = 1
-        min = nan_min(min, min_on_unit_interval(q.c, q.e, q.f)); // s = 0
-        min = nan_min(min, min_on_unit_interval(q.c, q.e + q.b, q.f + 2.0 * q.d + q.a)); // s = 1
-        if let Some((s, t)) = q.critical_point() {
-            if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&t) {
-                min = nan_min(min, q.at(s, t));
-            }
+        let sides = [
+            (q.a, q.d, q.f),                         // t = 0
+            (q.a, q.d + q.b, q.f + 2.0 * q.e + q.c), // t = 1
+            (q.c, q.e, q.f),                         // s = 0
+            (q.c, q.e + q.b, q.f + 2.0 * q.d + q.a), // s = 1
+        ];
+        let mut min = Real::INFINITY;
+        for (alpha, beta, gamma) in sides {
+            min = nan_min(min, min_on_unit_interval(alpha, beta, gamma));
+        }
+        if let Some((s, t)) = q.critical_point()
+            && (0.0..=1.0).contains(&s)
+            && (0.0..=1.0).contains(&t)
+        {
+            min = nan_min(min, q.at(s, t));
         }
         min
     }
 
-    /// Minimum over the unit triangle s, t ≥ 0, s + t ≤ 1 (vertex × face, face × vertex).
+    /// Minimum over the unit triangle s, t ≥ 0, s + t ≤ 1 (vertex × face, face × vertex):
+    /// the three sides, then the interior.
     fn min_over_triangle(&self) -> Real {
         let q = self;
-        let mut min = min_on_unit_interval(q.a, q.d, q.f); // t = 0
-        min = nan_min(min, min_on_unit_interval(q.c, q.e, q.f)); // s = 0
-        // (s, t) = (1 − τ, τ)
-        let hypotenuse = min_on_unit_interval(q.a - 2.0 * q.b + q.c, (q.e - q.d) + (q.b - q.a), q.f + 2.0 * q.d + q.a);
-        min = nan_min(min, hypotenuse);
-        if let Some((s, t)) = q.critical_point() {
-            if s >= 0.0 && t >= 0.0 && s + t <= 1.0 {
-                min = nan_min(min, q.at(s, t));
-            }
+        let sides = [
+            (q.a, q.d, q.f), // t = 0
+            (q.c, q.e, q.f), // s = 0
+            // (s, t) = (1 − τ, τ)
+            (
+                q.a - 2.0 * q.b + q.c,
+                (q.e - q.d) + (q.b - q.a),
+                q.f + 2.0 * q.d + q.a,
+            ),
+        ];
+        let mut min = Real::INFINITY;
+        for (alpha, beta, gamma) in sides {
+            min = nan_min(min, min_on_unit_interval(alpha, beta, gamma));
+        }
+        if let Some((s, t)) = q.critical_point()
+            && s >= 0.0
+            && t >= 0.0
+            && s + t <= 1.0
+        {
+            min = nan_min(min, q.at(s, t));
         }
         min
     }
