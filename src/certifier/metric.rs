@@ -114,3 +114,58 @@ impl ObjectMetric {
         points.iter().map(|p| q.rate_sq(p)).fold(0.0, Real::max).sqrt()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn metric() -> ObjectMetric {
+        let points: Vec<Point3> = [[0.3, 0.0, 0.1], [-0.2, 0.1, 0.0], [0.0, 0.4, -0.1], [0.1, -0.3, 0.2], [0.0, 0.0, -0.2], [0.2, 0.2, 0.2]]
+            .iter()
+            .map(|p| Point3::new(p[0], p[1], p[2]))
+            .collect();
+        ObjectMetric::from_points(&points)
+    }
+
+    /// ϱ is least at the barycenter, where it is 1/√|μ|, and |δ(x)| ≤ ϱ(x) dist(δ, 0)
+    /// for affine maps δ (the Cauchy-Schwarz bound behind the orbits).
+    #[test]
+    fn distortion_rate_bounds_every_point_displacement() {
+        let m = metric();
+        assert!((m.distortion_rate(&m.barycenter) - 1.0 / m.mass.sqrt()).abs() < 1e-15);
+        let points: Vec<Point3> = [[0.3, 0.0, 0.1], [-0.2, 0.1, 0.0], [0.0, 0.4, -0.1], [0.1, -0.3, 0.2], [0.0, 0.0, -0.2], [0.2, 0.2, 0.2]]
+            .iter()
+            .map(|p| Point3::new(p[0], p[1], p[2]))
+            .collect();
+        let a = Matrix3::new(0.01, -0.02, 0.005, 0.0, 0.03, -0.01, 0.02, 0.0, -0.015);
+        let t = Vector3::new(0.01, -0.02, 0.005);
+        let dist = points.iter().map(|p| (a * p.coords + t).norm_squared()).sum::<Real>().sqrt();
+        for x in [Point3::new(1.0, -0.5, 0.3), Point3::new(0.0, 0.0, 0.0), Point3::new(-0.4, 0.9, -1.2)] {
+            assert!((a * x.coords + t).norm() <= m.distortion_rate(&x) * dist * (1.0 + 1e-12));
+        }
+    }
+
+    /// Equations 5 and 7: ϱ² on a line and on a plane is the metric data's quadratic.
+    #[test]
+    fn metric_data_of_lines_and_planes() {
+        let m = metric();
+        let (a, d) = (Point3::new(0.5, -0.2, 0.1), Vector3::new(0.3, 0.8, -0.2).normalize());
+        let line = m.line_metric(&a, &d);
+        for t in [-2.0, -0.3, 0.0, 0.7, 3.0] {
+            let expected = line.rho0_sq + (t - line.t0).powi(2) / line.nu.powi(2);
+            assert!((m.distortion_rate_sq(&(a + d * t)) - expected).abs() < 1e-9 * (1.0 + expected), "t = {t}");
+        }
+        let (e1, e2) = (Vector3::new(1.0, 0.2, 0.0).normalize(), Vector3::new(0.0, 0.3, 1.0));
+        let plane = m.plane_metric(&a, &e1, &e2);
+        // ϱ0² is the least value on the plane, and ν1, ν2 bound its growth.
+        let e2 = (e2 - e1 * e1.dot(&e2)).normalize();
+        let mut least = Real::INFINITY;
+        for i in -40..=40 {
+            for j in -40..=40 {
+                least = least.min(m.distortion_rate_sq(&(a + e1 * (i as Real * 0.1) + e2 * (j as Real * 0.1))));
+            }
+        }
+        assert!(plane.rho0_sq <= least + 1e-12 && least - plane.rho0_sq < 1e-2, "ϱ0² {} least sampled {least}", plane.rho0_sq);
+        assert!(plane.nu1 > 0.0 && plane.nu2 > 0.0);
+    }
+}
