@@ -27,6 +27,12 @@ struct Vertex {
 const MAX_ITERATIONS: usize = 128;
 /// Relative convergence tolerance on the squared distance (van den Bergen's test).
 const RELATIVE_TOLERANCE: Real = 1e-13;
+/// Absolute convergence tolerance on the distance, relative to the shapes' size: near
+/// contact the relative test asks for more than rounding allows.
+const ABSOLUTE_TOLERANCE: Real = 1e-14;
+/// Steps in a row that may fail to shorten the distance (within rounding) before GJK
+/// gives up on progress.
+const MAX_STALLS: usize = 4;
 
 /// Support of A - B in A's frame, with `b_to_a` placing B there.
 fn support(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3, dir: &Vector3) -> Vertex {
@@ -109,6 +115,13 @@ pub fn separating_plane(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportM
 /// `p - q` has `(p - q) · n >= bound`). With
 /// `separation_exit = Some(m)` it returns `None` as soon as a separating plane
 /// proves the cores farther apart than `m`.
+///
+/// Against curved shapes the simplices GJK builds near convergence are needles and
+/// nearly flat tetrahedra (a polygon's corner or edge paired with close points of a
+/// rim); the sub-algorithms below are written to stay accurate on them, and a step
+/// that fails to shorten the distance does not end the search at once: near a flat
+/// contact the support ties between a near and a far corner of a polygon, and the
+/// far one gains nothing while turning the direction so that the next support does.
 fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3, separation_exit: Option<Real>) -> Option<(Real, Point3, Point3, Real, Vector3)> {
     let mut simplex: [Vertex; 4] = [support(a, b, b_to_a, &Vector3::x()); 4];
     let mut len = 1;
@@ -117,10 +130,14 @@ fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry
     let scale = simplex[0].w.norm().max(simplex[0].a.coords.norm()).max(1e-300);
     let mut lower: Real = 0.0;
     let mut lower_normal = Vector3::zeros();
+    // The shortest point found so far while steps fail to shorten it (otherwise the
+    // current one).
+    let mut best: Option<(Vector3, [Vertex; 4], usize, [Real; 4])> = None;
+    let mut stalls = 0;
     for _ in 0..MAX_ITERATIONS {
         let vv = v.norm_squared();
         if vv <= (1e-15 * scale) * (1e-15 * scale) {
-            return Some(witness(0.0, &simplex[..len], &bary, 0.0, lower_normal));
+            return Some(witness(0.0, &v, &simplex[..len], &bary, 0.0, lower_normal));
         }
         let w = support(a, b, b_to_a, &-v);
         let vw = v.dot(&w.w);
@@ -133,179 +150,227 @@ fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry
             lower_normal = v / norm;
         }
         if let Some(m) = separation_exit {
-            // The plane through w orthogonal to v separates the cores by vw / |v|.
-            if vw > 0.0 && vw * vw > m * m * vv && vw > m * vv.sqrt() {
+            // The plane through w orthogonal to v separates the cores by vw / |v|
+            // (proven: rounded down as above).
+            if bound > m {
                 return None;
             }
             // |v| bounds the distance from above: within the margins, they touch.
             if m > 0.0 && vv <= m * m {
-                return Some(witness(vv.sqrt(), &simplex[..len], &bary, 0.0, lower_normal));
+                return Some(witness(norm, &v, &simplex[..len], &bary, 0.0, lower_normal));
             }
         }
-        if vv - vw <= RELATIVE_TOLERANCE * vv || simplex[..len].iter().any(|s| s.w == w.w) {
+        // Converged: |v| exceeds the distance by at most (vv - vw) / |v|.
+        if vv - vw <= RELATIVE_TOLERANCE * vv + ABSOLUTE_TOLERANCE * scale * norm || simplex[..len].iter().any(|s| s.w == w.w) {
             break;
         }
-        simplex[len] = w;
-        len += 1;
-        let Some((new_v, new_len, new_bary, inside)) = closest_on_simplex(&mut simplex, len) else {
-            // The new point is (within rounding) in the plane of the triangle: that
-            // triangle already held the closest point.
-            len -= 1;
+        let mut points = [simplex[0].w, simplex[1].w, simplex[2].w, simplex[3].w];
+        points[len] = w.w;
+        let Some(Closest { v: new_v, support: idx, len: new_len, weights: new_bary, inside }) = closest_on_simplex(&points, len + 1) else {
             break;
         };
         if inside {
-            return Some(witness(0.0, &simplex[..new_len], &new_bary, 0.0, lower_normal));
+            let mut next = simplex;
+            next[len] = w;
+            return Some(witness(0.0, &new_v, &next[..new_len], &new_bary, 0.0, lower_normal));
         }
-        if new_v.norm_squared() >= vv {
-            // No progress (rounding): keep the previous, better answer.
-            len -= 1;
-            break;
+        let new_vv = new_v.norm_squared();
+        let best_vv = best.as_ref().map_or(vv, |b| b.0.norm_squared());
+        if new_vv < best_vv {
+            stalls = 0;
+            best = None;
+        } else {
+            // No progress within rounding (in exact arithmetic every step shortens v).
+            stalls += 1;
+            if stalls > MAX_STALLS || new_vv.sqrt() > norm * (1.0 + 1e-9) + 1e-15 * scale {
+                break;
+            }
+            if best.is_none() {
+                best = Some((v, simplex, len, bary));
+            }
+        }
+        let mut next = simplex;
+        next[len] = w;
+        for (k, &i) in idx[..new_len].iter().enumerate() {
+            simplex[k] = next[i];
         }
         v = new_v;
         len = new_len;
         bary = new_bary;
     }
+    if let Some(b) = best {
+        (v, simplex, len, bary) = b;
+    }
     let d = v.norm();
-    Some(witness(d, &simplex[..len], &bary, lower.min(d), lower_normal))
+    Some(witness(d, &v, &simplex[..len], &bary, lower.min(d), lower_normal))
 }
 
-fn witness(distance: Real, simplex: &[Vertex], bary: &[Real; 4], lower: Real, normal: Vector3) -> (Real, Point3, Point3, Real, Vector3) {
+/// The witness points of the simplex's point `v`; apart (`distance > 0`) they are made
+/// to differ by exactly `v`, so that their direction is GJK's (the weights of a needle
+/// are less precise than its point).
+fn witness(distance: Real, v: &Vector3, simplex: &[Vertex], bary: &[Real; 4], lower: Real, normal: Vector3) -> (Real, Point3, Point3, Real, Vector3) {
     let mut pa = Vector3::zeros();
     let mut pb = Vector3::zeros();
     for (s, l) in simplex.iter().zip(bary) {
         pa += s.a.coords * *l;
         pb += s.b.coords * *l;
     }
+    if distance > 0.0 {
+        let error = (pa - pb - v) * 0.5;
+        pa -= error;
+        pb += error;
+    }
     (distance, Point3::from(pa), Point3::from(pb), lower, normal)
 }
 
-/// Closest point of the simplex to the origin; reduces the simplex to the support
-/// set of that point. Returns (point, new length, barycentric weights, origin inside),
-/// or `None` for a tetrahedron too flat to decide on.
-fn closest_on_simplex(s: &mut [Vertex; 4], len: usize) -> Option<(Vector3, usize, [Real; 4], bool)> {
+/// The closest point of a simplex to the origin: the point, the corners whose hull
+/// holds it (indices into the simplex) with their barycentric weights, and whether the
+/// origin is inside (a tetrahedron).
+struct Closest {
+    v: Vector3,
+    support: [usize; 4],
+    len: usize,
+    weights: [Real; 4],
+    inside: bool,
+}
+
+impl Closest {
+    fn outside(v: Vector3, support: &[usize], weights: &[Real]) -> Self {
+        let mut c = Closest { v, support: [0; 4], len: support.len(), weights: [0.0; 4], inside: false };
+        c.support[..support.len()].copy_from_slice(support);
+        c.weights[..weights.len()].copy_from_slice(weights);
+        c
+    }
+}
+
+/// Closest point of the simplex `p[..len]` to the origin, or `None` when a
+/// tetrahedron's weights come out unusable (not finite).
+fn closest_on_simplex(p: &[Vector3; 4], len: usize) -> Option<Closest> {
     match len {
-        2 => {
-            let (v, l, b) = closest_on_segment(s, [0, 1]);
-            Some((v, l, b, false))
-        }
-        3 => {
-            let (v, l, b) = closest_on_triangle(s, [0, 1, 2]);
-            Some((v, l, b, false))
-        }
-        _ => closest_on_tetrahedron(s),
+        2 => Some(closest_on_segment(p, [0, 1])),
+        3 => Some(closest_on_triangle(p, [0, 1, 2], plane(&p[0], &p[1], &p[2]))),
+        _ => closest_on_tetrahedron(p),
     }
 }
 
-fn reorder(s: &mut [Vertex; 4], idx: &[usize]) {
-    let copy = *s;
-    for (k, &i) in idx.iter().enumerate() {
-        s[k] = copy[i];
-    }
-}
-
-fn closest_on_segment(s: &mut [Vertex; 4], idx: [usize; 2]) -> (Vector3, usize, [Real; 4]) {
-    let (a, b) = (s[idx[0]].w, s[idx[1]].w);
+fn closest_on_segment(p: &[Vector3; 4], [i, j]: [usize; 2]) -> Closest {
+    let (a, b) = (p[i], p[j]);
     let ab = b - a;
     let denom = ab.norm_squared();
     let t = if denom > 0.0 { (-a.dot(&ab) / denom).clamp(0.0, 1.0) } else { 0.0 };
     if t <= 0.0 {
-        reorder(s, &[idx[0]]);
-        (a, 1, [1.0, 0.0, 0.0, 0.0])
+        Closest::outside(a, &[i], &[1.0])
     } else if t >= 1.0 {
-        reorder(s, &[idx[1]]);
-        (b, 1, [1.0, 0.0, 0.0, 0.0])
+        Closest::outside(b, &[j], &[1.0])
     } else {
-        reorder(s, &idx);
-        (a + ab * t, 2, [1.0 - t, t, 0.0, 0.0])
+        Closest::outside(a + ab * t, &[i, j], &[1.0 - t, t])
     }
 }
 
-/// Ericson, Real-Time Collision Detection §5.1.5, for the point at the origin.
-fn closest_on_triangle(s: &mut [Vertex; 4], idx: [usize; 3]) -> (Vector3, usize, [Real; 4]) {
-    let (a, b, c) = (s[idx[0]].w, s[idx[1]].w, s[idx[2]].w);
-    let (ab, ac, ap) = (b - a, c - a, -a);
-    let (d1, d2) = (ab.dot(&ap), ac.dot(&ap));
-    if d1 <= 0.0 && d2 <= 0.0 {
-        reorder(s, &[idx[0]]);
-        return (a, 1, [1.0, 0.0, 0.0, 0.0]);
-    }
-    let bp = -b;
-    let (d3, d4) = (ab.dot(&bp), ac.dot(&bp));
-    if d3 >= 0.0 && d4 <= d3 {
-        reorder(s, &[idx[1]]);
-        return (b, 1, [1.0, 0.0, 0.0, 0.0]);
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        let t = d1 / (d1 - d3);
-        reorder(s, &[idx[0], idx[1]]);
-        return (a + ab * t, 2, [1.0 - t, t, 0.0, 0.0]);
-    }
-    let cp = -c;
-    let (d5, d6) = (ab.dot(&cp), ac.dot(&cp));
-    if d6 >= 0.0 && d5 <= d6 {
-        reorder(s, &[idx[2]]);
-        return (c, 1, [1.0, 0.0, 0.0, 0.0]);
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        let t = d2 / (d2 - d6);
-        reorder(s, &[idx[0], idx[2]]);
-        return (a + ac * t, 2, [1.0 - t, t, 0.0, 0.0]);
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        let t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        reorder(s, &[idx[1], idx[2]]);
-        return (b + (c - b) * t, 2, [1.0 - t, t, 0.0, 0.0]);
-    }
-    let denom = va + vb + vc;
-    if denom == 0.0 || !denom.is_finite() {
-        // Degenerate triangle: fall back to its longest edge.
-        return closest_on_segment(s, [idx[0], idx[1]]);
-    }
-    let (v, w) = (vb / denom, vc / denom);
-    reorder(s, &idx);
-    (a + ab * v + ac * w, 3, [1.0 - v - w, v, w, 0.0])
-}
-
-fn closest_on_tetrahedron(s: &mut [Vertex; 4]) -> Option<(Vector3, usize, [Real; 4], bool)> {
-    let p = [s[0].w, s[1].w, s[2].w, s[3].w];
-    let vol = |a: Vector3, b: Vector3, c: Vector3, d: Vector3| (b - a).dot(&(c - a).cross(&(d - a)));
-    let total = vol(p[0], p[1], p[2], p[3]);
-    let edge = (1..4).map(|i| (p[i] - p[0]).norm()).fold(0.0, Real::max);
-    if !(total.abs() > 1e-10 * edge * edge * edge) {
+/// The plane of a triangle, for measuring the origin against it: a normal oriented as
+/// `(b - a) x (c - a)` and the point of the longest edge's line nearest the origin
+/// (`None` when degenerate).
+///
+/// Needles (two close corners and a far one) are poorly determined across: the normal
+/// is the product of the shortest and the longest edges, so the rounding of the short
+/// edge only turns it about the long one, and heights measured from a point of the
+/// long edge's line barely feel that turn. (The product of two long edges would tilt
+/// the normal by about an ulp of the length over the width, about any axis.)
+fn plane(a: &Vector3, b: &Vector3, c: &Vector3) -> Option<(Vector3, Vector3)> {
+    let edges = [b - a, c - a, c - b];
+    let lens = edges.map(|e| e.norm_squared());
+    let long = if lens[0] >= lens[1] && lens[0] >= lens[2] {
+        0
+    } else if lens[1] >= lens[2] {
+        1
+    } else {
+        2
+    };
+    let (o1, o2) = ((long + 1) % 3, (long + 2) % 3);
+    let short = if lens[o1] <= lens[o2] { o1 } else { o2 };
+    // ab x ac = ab x bc = ac x bc: the lower index first keeps the orientation.
+    let n = edges[short.min(long)].cross(&edges[short.max(long)]);
+    let nn = n.norm_squared();
+    if !(nn > 0.0 && nn.is_finite()) {
         return None;
     }
-    const FACES: [[usize; 4]; 4] = [[0, 1, 2, 3], [0, 1, 3, 2], [0, 2, 3, 1], [1, 2, 3, 0]];
-    let mut best: Option<(Vector3, usize, [Real; 4], [Vertex; 4])> = None;
-    for f in FACES {
-        let n = (p[f[1]] - p[f[0]]).cross(&(p[f[2]] - p[f[0]]));
-        let side_origin = -p[f[0]].dot(&n);
-        let side_other = (p[f[3]] - p[f[0]]).dot(&n);
-        // Origin strictly on the other side of the face than the fourth vertex.
-        if side_origin * side_other < 0.0 {
-            let mut candidate = *s;
-            let (v, l, b) = closest_on_triangle(&mut candidate, [f[0], f[1], f[2]]);
-            if best.as_ref().is_none_or(|(bv, ..)| v.norm_squared() < bv.norm_squared()) {
-                best = Some((v, l, b, candidate));
+    let (p0, e) = (if long == 2 { b } else { a }, edges[long]);
+    Some((n, p0 - e * (p0.dot(&e) / lens[long])))
+}
+
+/// Closest point of a triangle (its plane from [`plane`]) to the origin: the origin's
+/// projection on the plane when that falls inside (every barycentric weight, from the
+/// areas it cuts, at least zero), otherwise the best of the three edges. Reading the
+/// weights off the projection instead of classifying regions first (Ericson's tests,
+/// which cancel badly on needles) keeps rounding to moving the boundary between the
+/// cases by about an ulp of the triangle's size, where both give the same distance.
+fn closest_on_triangle(p: &[Vector3; 4], [i, j, k]: [usize; 3], plane: Option<(Vector3, Vector3)>) -> Closest {
+    let (a, b, c) = (p[i], p[j], p[k]);
+    if let Some((n, on_line)) = plane {
+        let nn = n.norm_squared();
+        let v = n * (n.dot(&on_line) / nn);
+        // Each weight from the edge opposite its corner (a needle's far corner then
+        // pairs with the short edge).
+        let la = (b - v).cross(&(c - b)).dot(&n);
+        let lb = (c - v).cross(&(a - c)).dot(&n);
+        let lc = (a - v).cross(&(b - a)).dot(&n);
+        if la >= 0.0 && lb >= 0.0 && lc >= 0.0 {
+            let sum = la + lb + lc;
+            return Closest::outside(v, &[i, j, k], &[la / sum, lb / sum, lc / sum]);
+        }
+    }
+    let mut best = closest_on_segment(p, [i, j]);
+    for e in [[i, k], [j, k]] {
+        let c = closest_on_segment(p, e);
+        if c.v.norm_squared() < best.v.norm_squared() {
+            best = c;
+        }
+    }
+    best
+}
+
+/// Closest point of a tetrahedron to the origin. Face i is opposite corner i; the
+/// origin is inside when it lies, for every face, on the side of the opposite corner
+/// (heights measured as in [`plane`], so that the needles and flat tetrahedra GJK
+/// builds against curved shapes are still told apart), and its barycentric weights are
+/// the ratios of the heights of the origin and of that corner over the face. Otherwise
+/// the closest point lies on a face the origin sees. A face whose corner lies within
+/// 1e-13 of the coordinates' size of its plane (or a degenerate face) counts as seen:
+/// the side of such a corner is rounding, and the tetrahedron is then as thin as that,
+/// so its faces hold its closest point to within that much.
+fn closest_on_tetrahedron(p: &[Vector3; 4]) -> Option<Closest> {
+    const FACES: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
+    let size = p.iter().map(|x| x.norm_squared()).fold(0.0, Real::max).sqrt();
+    let mut weights = [0.0; 4];
+    let mut seen: [Option<Option<(Vector3, Vector3)>>; 4] = [None; 4];
+    for (i, f) in FACES.iter().enumerate() {
+        let face = plane(&p[f[0]], &p[f[1]], &p[f[2]]);
+        if let Some((n, on_plane)) = face {
+            let origin_height = -n.dot(&on_plane);
+            let corner_height = n.dot(&(p[i] - on_plane));
+            let thin = 1e-13 * size;
+            if origin_height * corner_height > 0.0 && corner_height * corner_height > thin * thin * n.norm_squared() {
+                weights[i] = origin_height / corner_height;
+                continue;
+            }
+        }
+        seen[i] = Some(face);
+    }
+    if seen.iter().all(Option::is_none) {
+        let sum: Real = weights.iter().sum();
+        if !(sum > 0.0 && sum.is_finite()) {
+            return None;
+        }
+        return Some(Closest { v: Vector3::zeros(), support: [0, 1, 2, 3], len: 4, weights: weights.map(|w| w / sum), inside: true });
+    }
+    let mut best: Option<Closest> = None;
+    for (f, face) in FACES.iter().zip(seen) {
+        if let Some(face) = face {
+            let c = closest_on_triangle(p, *f, face);
+            if best.as_ref().is_none_or(|b| c.v.norm_squared() < b.v.norm_squared()) {
+                best = Some(c);
             }
         }
     }
-    if let Some((v, l, b, candidate)) = best {
-        *s = candidate;
-        return Some((v, l, b, false));
-    }
-    // Origin inside: barycentric coordinates from signed volumes.
-    let o = Vector3::zeros();
-    let b = [
-        vol(o, p[1], p[2], p[3]) / total,
-        vol(p[0], o, p[2], p[3]) / total,
-        vol(p[0], p[1], o, p[3]) / total,
-        vol(p[0], p[1], p[2], o) / total,
-    ];
-    if b.iter().any(|x| !(-1e-9..=1.0 + 1e-9).contains(x)) {
-        return None;
-    }
-    Some((Vector3::zeros(), 4, b, true))
+    best
 }

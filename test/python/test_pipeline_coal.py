@@ -860,16 +860,9 @@ def compare(scene: SceneRef, traj: Trajectory, ref: RefContact | None, colliding
 # ----------------------------------------------------------------------------- the test
 
 
-# Known defect (issue 3 stays open): on Panda scene 0 trajectory 3 the link5 mesh meets
-# cylinder_08 at ~8 mm/s and the tool's first contact is 1.14e-6 s late (limit 1e-6):
-# GJK stalls on the flat simplex of a triangle against the cylinder's rim and leaves
-# ~1e-8 m of distance. Strict: this fails loudly once the precision is fixed.
-KNOWN_PANDA_TOC = pytest.mark.xfail(strict=True, reason="GJK precision on a slow triangle-cylinder approach: toc 1.14e-6 s late")
-
-
 @pytest.mark.parametrize(
     "spec",
-    [pytest.param(PANDA, marks=KNOWN_PANDA_TOC), UR5, UR5_NO_SRDF],
+    [PANDA, UR5, UR5_NO_SRDF],
     ids=lambda s: s.name,
 )
 def test_pipeline_matches_dense_coal(spec: RobotSpec, ccd_guard, cmeel_prefix, robots_dir, package_share_dir, tmp_path):
