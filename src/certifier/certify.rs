@@ -9,7 +9,7 @@
 //! is left unproven.
 use super::metric::ObjectMetric;
 use super::motion_ball::{motion_ball, MotionBall};
-use super::orbit::Orbit;
+use super::orbit::{DistortionQuadratic, Orbit};
 use crate::bounding_volume::Obb;
 use crate::ccd::element_motion::{element_relative_pose, element_world_pose, poses_at};
 use crate::ccd::element_nodes::{leaf_triangle, node_obb, obb_cuboid, Leaf};
@@ -73,6 +73,8 @@ pub struct Unproven {
 /// metric of each link element, and the largest distortion rate over it.
 pub struct CertifierData {
     metrics: Vec<Option<ObjectMetric>>,
+    /// ϱ² of each link element as a quadratic form (what the tests evaluate).
+    quadratics: Vec<Option<DistortionQuadratic>>,
     max_rates: Vec<Real>,
 }
 
@@ -85,7 +87,8 @@ impl CertifierData {
             max_rates.push(metric.map_or(0.0, |m| m.max_distortion_rate(&e.local_obb.corners())));
             metrics.push(metric);
         }
-        Self { metrics, max_rates }
+        let quadratics = metrics.iter().map(|m| m.map(|m| m.quadratic())).collect();
+        Self { metrics, quadratics, max_rates }
     }
 }
 
@@ -163,6 +166,7 @@ impl<'w> Certifier<'w> {
             let (a, b) = pairs[item.pair as usize];
             let (moving, fixed) = (&self.world.elements[a], &self.world.elements[b]);
             let metric = self.data.metrics[a].as_ref().expect("the moving element is a link's");
+            let quadratic = self.data.quadratics[a].as_ref().expect("the moving element is a link's");
             let ball = *balls[item.pair as usize].get_or_insert_with(|| {
                 let over = element_relative_pose(&self.tree, fixed, moving, &links);
                 let centre = element_world_pose(fixed, &poses).inv_mul(&element_world_pose(moving, &poses));
@@ -170,7 +174,7 @@ impl<'w> Certifier<'w> {
             });
             // Where the fixed element's frame lies in the moving element's, at the centre.
             let fixed_in_moving = ball.centre.inverse();
-            match self.test(metric, &ball, moving, fixed, &fixed_in_moving, item) {
+            match self.test(quadratic, &ball, moving, fixed, &fixed_in_moving, item) {
                 Outcome::Excluded => {}
                 Outcome::Descend(children) => queue.extend(children.into_iter().flatten()),
                 Outcome::Kept => {
@@ -189,12 +193,13 @@ impl<'w> Certifier<'w> {
     }
 
     /// One item on one cell: excluded, split into node pairs, or kept for the sub-cells.
-    fn test(&mut self, metric: &ObjectMetric, ball: &MotionBall, moving: &Element, fixed: &Element, fixed_in_moving: &Isometry3, item: Item) -> Outcome {
+    fn test(&mut self, quadratic: &DistortionQuadratic, ball: &MotionBall, moving: &Element, fixed: &Element, fixed_in_moving: &Isometry3, item: Item) -> Outcome {
         self.stats.node_tests += 1;
         let (box_m, leaf_m) = node_obb(moving, item.moving);
         let (box_f, leaf_f) = node_obb(fixed, item.fixed);
-        let grown = ball.radius * metric.max_distortion_rate(&box_m.corners());
-        if boxes_apart(&box_m, &box_f, fixed_in_moving, grown) {
+        let grown = ball.radius * max_rate(quadratic, &box_m.corners());
+        let leaves = !matches!(leaf_m, Leaf::Inner(..)) && !matches!(leaf_f, Leaf::Inner(..));
+        if boxes_apart(&box_m, &box_f, fixed_in_moving, grown, leaves) {
             return Outcome::Excluded;
         }
         let size_m = box_m.half_extents.norm();
@@ -209,7 +214,7 @@ impl<'w> Certifier<'w> {
             (Leaf::Inner(m1, m2), _) => Outcome::Descend([Some(Item { moving: m1, ..item }), Some(Item { moving: m2, ..item })]),
             (_, Leaf::Inner(f1, f2)) => Outcome::Descend([Some(Item { fixed: f1, ..item }), Some(Item { fixed: f2, ..item })]),
             _ => {
-                if self.leaves_apart(metric, ball, moving, fixed, fixed_in_moving, item, &box_m) {
+                if self.leaves_apart(quadratic, ball, moving, fixed, fixed_in_moving, item, &box_m) {
                     Outcome::Excluded
                 } else {
                     Outcome::Kept
@@ -221,19 +226,19 @@ impl<'w> Certifier<'w> {
     /// Two leaves: the exact orbit tests of seed 000 §4 where both sides are polyhedral
     /// (triangles, boxes), else the leaf grown by R·max ϱ against the curved shape.
     #[allow(clippy::too_many_arguments)]
-    fn leaves_apart(&mut self, metric: &ObjectMetric, ball: &MotionBall, moving: &Element, fixed: &Element, fixed_in_moving: &Isometry3, item: Item, box_m: &Obb) -> bool {
+    fn leaves_apart(&mut self, quadratic: &DistortionQuadratic, ball: &MotionBall, moving: &Element, fixed: &Element, fixed_in_moving: &Isometry3, item: Item, box_m: &Obb) -> bool {
         let moving_triangles = polyhedral_faces(moving, item.moving);
         let fixed_triangles = polyhedral_faces(fixed, item.fixed);
         match (&moving_triangles, &fixed_triangles) {
             (Some(mt), Some(ft)) => {
-                let orbit = Orbit { quadratic: metric.quadratic(), radius: ball.radius };
+                let orbit = Orbit { quadratic: *quadratic, radius: ball.radius };
                 let ft: Vec<Triangle> = ft.iter().map(|t| t.map(|p| fixed_in_moving * p)).collect();
                 self.stats.orbit_tests += mt.len() * ft.len();
                 !mt.iter().any(|m| ft.iter().any(|f| orbit.triangle_may_hit_triangle(m, f)))
             }
             _ => {
                 // The leaf's real shape, grown by the largest displacement over it.
-                let grown = ball.radius * metric.max_distortion_rate(&box_m.corners());
+                let grown = ball.radius * max_rate(quadratic, &box_m.corners());
                 let (moving_triangle, fixed_triangle);
                 let sm: &dyn SupportMap = match &moving.shape {
                     Shape::TriMesh(_) => {
@@ -255,6 +260,11 @@ impl<'w> Certifier<'w> {
     }
 }
 
+/// The largest distortion rate over the convex hull of `points` (ϱ² is convex).
+fn max_rate(quadratic: &DistortionQuadratic, points: &[Point3]) -> Real {
+    points.iter().map(|p| quadratic.rate_sq(p)).fold(0.0, Real::max).sqrt()
+}
+
 enum Outcome {
     Excluded,
     Descend([Option<Item>; 2]),
@@ -263,12 +273,16 @@ enum Outcome {
 
 /// Whether box `a` (moving frame), grown by `grown`, and box `b` (fixed frame, placed by
 /// `b_in_a`) are proven apart.
-fn boxes_apart(a: &Obb, b: &Obb, b_in_a: &Isometry3, grown: Real) -> bool {
+fn boxes_apart(a: &Obb, b: &Obb, b_in_a: &Isometry3, grown: Real, exact: bool) -> bool {
     // First the separating axes with `a` grown by as much in every direction (a box
-    // holding the grown box): cheap; then GJK on the exact boxes.
+    // holding the grown box): cheap; then, for leaves (where the next step is costlier
+    // than GJK), GJK on the exact boxes.
     let a_grown = Obb { half_extents: a.half_extents.add_scalar(grown + SLACK), ..*a };
     if !a_grown.intersects(b, b_in_a) {
         return true;
+    }
+    if !exact {
+        return false;
     }
     let (ca, pa) = obb_cuboid(a);
     let (cb, pb) = obb_cuboid(b);
