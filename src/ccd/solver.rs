@@ -121,20 +121,8 @@ impl<'w, 'c> Solver<'w, 'c> {
         let (l, r) = self.range.bounds(cell);
         let [left_cell, right_cell] = cell.children();
         let m = self.range.bounds(left_cell).1;
-        // Only the links of the work and their ancestors; two links' relative poses
-        // are composed from the poses in the parent's frame.
-        let mut needed = vec![false; self.world.robot.links.len()];
-        let mut between_links = false;
-        for w in &work {
-            let (a, b) = self.pairs[pair_of(w) as usize];
-            for body in [self.world.elements[a].body, self.world.elements[b].body] {
-                if let Body::Link(link) = body {
-                    self.tree.mark_chain(link, &mut needed);
-                }
-            }
-            between_links |= matches!(self.world.elements[b].body, Body::Link(_));
-        }
-        let links = self.range.enclosures(l, r, between_links, Some(&needed));
+        let pairs = work.iter().map(|w| self.pairs[pair_of(w) as usize]);
+        let links = self.range.enclosures_for_pairs(l, r, self.world, &self.tree, pairs);
         let (left, right) = self.refine(&links, work, l, m, r);
         if r - l <= self.time_tolerance || m <= l || m >= r {
             let mut survivors = left;

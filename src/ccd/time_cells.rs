@@ -2,7 +2,8 @@
 //! cell. The solver visits each cell once and computes its enclosures once, for every
 //! test on it (the simultaneous idea of seed 002 §5.2.2); pose derivatives are computed
 //! only for the cells where the interval Newton step needs them.
-use crate::enclosure::{link_enclosures, link_jets, LinkEnclosure, LinkJet};
+use crate::collision::{Body, CollisionWorld};
+use crate::enclosure::{link_enclosures, link_jets, KinematicTree, LinkEnclosure, LinkJet};
 use crate::math::Real;
 use crate::motion::Segment;
 use crate::robot::Robot;
@@ -69,6 +70,30 @@ impl<'a> SolveRange<'a> {
         link_enclosures(self.robot, self.segment, lo, hi, with_local, only, &mut out);
         self.computed += 1;
         out
+    }
+
+    /// The enclosures the element pairs `(a, b)` need over `[lo, hi]`: only their links
+    /// and the ancestors, with the poses in the parent's frame when a pair is two links
+    /// (their relative pose is composed along the chain).
+    pub fn enclosures_for_pairs(
+        &mut self,
+        lo: Real,
+        hi: Real,
+        world: &CollisionWorld,
+        tree: &KinematicTree,
+        pairs: impl IntoIterator<Item = (usize, usize)>,
+    ) -> Vec<LinkEnclosure> {
+        let mut needed = vec![false; self.robot.links.len()];
+        let mut between_links = false;
+        for (a, b) in pairs {
+            for body in [world.elements[a].body, world.elements[b].body] {
+                if let Body::Link(link) = body {
+                    tree.mark_chain(link, &mut needed);
+                }
+            }
+            between_links |= matches!(world.elements[b].body, Body::Link(_));
+        }
+        self.enclosures(lo, hi, between_links, Some(&needed))
     }
 
     /// Every link's pose and pose derivative over local times `[lo, hi]`.

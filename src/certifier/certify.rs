@@ -146,18 +146,7 @@ impl<'w> Certifier<'w> {
         self.stats.time_cells += 1;
         self.stats.deepest_level = self.stats.deepest_level.max(cell.level);
         let (l, r) = range.bounds(cell);
-        let mut needed = vec![false; self.world.robot.links.len()];
-        let mut between_links = false;
-        for item in &work {
-            let (a, b) = pairs[item.pair as usize];
-            for body in [self.world.elements[a].body, self.world.elements[b].body] {
-                if let Body::Link(link) = body {
-                    self.tree.mark_chain(link, &mut needed);
-                }
-            }
-            between_links |= matches!(self.world.elements[b].body, Body::Link(_));
-        }
-        let links = range.enclosures(l, r, between_links, Some(&needed));
+        let links = range.enclosures_for_pairs(l, r, self.world, &self.tree, work.iter().map(|item| pairs[item.pair as usize]));
         let poses = poses_at(self.world, range.segment(), 0.5 * (l + r));
         let mut balls: Vec<Option<MotionBall>> = vec![None; pairs.len()];
         let mut survivors = Vec::new();
