@@ -4,8 +4,13 @@
 //! parent's frame, and (for the jets) the pose's time derivative by central differences.
 //! Robots: a chain with revolute joints about skew axes, a continuous, a prismatic, a
 //! fixed and a mimic joint; segments linear, cubic and quintic with random coefficients.
-use ccd_guard::enclosure::{link_enclosures, link_jets, IntervalMatrix3, IntervalVector3};
-use ccd_guard::math::{Isometry3, Matrix3, Vector3};
+//! The certifier's balls of affine maps built from them (seed 000 §5: from the pose
+//! enclosure, and from the arc length through the pose rates) hold every sampled pose in
+//! the element's own metric.
+use ccd_guard::certifier::metric::ObjectMetric;
+use ccd_guard::certifier::motion_ball::{arc_length_ball, metric_speed_bound, motion_ball};
+use ccd_guard::enclosure::{link_enclosures, link_jets, IntervalMatrix3, IntervalPose, IntervalVector3};
+use ccd_guard::math::{Isometry3, Matrix3, Point3, Translation3, UnitQuaternion, Vector3};
 use ccd_guard::motion::Segment;
 use ccd_guard::robot::resources::ResourceResolver;
 use ccd_guard::robot::urdf::parse_urdf;
@@ -149,4 +154,80 @@ fn point_interval_enclosures_are_tight() {
         let width = (0..3).flat_map(|i| (0..3).map(move |j| (i, j))).map(|(i, j)| e.pose.rotation.0[i][j].width()).fold(0.0, f64::max);
         assert!(width < 1e-12, "link {l}: rotation width {width} at a point in time");
     }
+}
+
+/// The metric distance of two poses (seed 000 §2: |μ| |δ(b)|² + Σ_k μ_k |A u_k|²).
+fn metric_distance(metric: &ObjectMetric, a: &Isometry3, b: &Isometry3) -> f64 {
+    let (ra, rb) = (rotation(a), rotation(b));
+    let axes: f64 = (0..3).map(|k| metric.moments[k] * ((ra - rb) * metric.axes.column(k)).norm_squared()).sum();
+    (metric.mass * (a * metric.barycenter - b * metric.barycenter).norm_squared() + axes).sqrt()
+}
+
+/// Both balls of an element on each link over `[s0, s1]` hold the sampled poses, and
+/// return the largest ratio of sampled distance to the arc-length ball's radius.
+fn check_balls(robot: &Robot, seg: &Segment, s0: f64, s1: f64, points: &[Point3], origin: &Isometry3) -> Result<f64, TestCaseError> {
+    let metric = ObjectMetric::from_points(points);
+    let (mut enclosures, mut at_middle, mut jets) = (Vec::new(), Vec::new(), Vec::new());
+    let middle = 0.5 * (s0 + s1);
+    link_enclosures(robot, seg, s0, s1, false, None, &mut enclosures);
+    link_enclosures(robot, seg, middle, middle, false, None, &mut at_middle);
+    link_jets(robot, seg, s0, s1, &mut jets);
+    let centres = poses(robot, seg, middle);
+    let half = (middle - s0).max(s1 - middle) * (1.0 + 4.0 * f64::EPSILON);
+    let mut tightest: f64 = 0.0;
+    for l in 0..robot.links.len() {
+        let centre = centres[l] * origin;
+        let element = |pose: &IntervalPose| pose.mul_isometry(origin);
+        let enclosed = motion_ball(&metric, &element(&enclosures[l].pose), &centre, 0.0);
+        let offset = motion_ball(&metric, &element(&at_middle[l].pose), &centre, 0.0).radius;
+        let arc = arc_length_ball(&metric, &centre, offset, metric_speed_bound(&metric, &jets[l], origin), half, 0.0);
+        for k in 0..=32 {
+            let s = s0 + (s1 - s0) * k as f64 / 32.0;
+            let distance = metric_distance(&metric, &(poses(robot, seg, s)[l] * origin), &centre);
+            prop_assert!(distance <= enclosed.radius, "link {}: enclosure ball {} < {} at s={}", l, enclosed.radius, distance, s);
+            prop_assert!(distance <= arc.radius, "link {}: arc-length ball {} < {} at s={}", l, arc.radius, distance, s);
+            if arc.radius > 0.0 {
+                tightest = tightest.max(distance / arc.radius);
+            }
+        }
+    }
+    Ok(tightest)
+}
+
+fn mass_point() -> impl Strategy<Value = Point3> {
+    prop::array::uniform3(-0.3..0.3f64).prop_map(|p| Point3::new(p[0], p[1], p[2]))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+    #[test]
+    fn motion_balls_hold_every_sampled_pose(
+        degree in prop::sample::select(vec![1usize, 3, 5]),
+        duration in 0.2..3.0f64,
+        coefficients in prop::collection::vec(coefficient(), 5),
+        a in 0.0..1.0f64,
+        width in prop::sample::select(vec![1e-3, 0.03, 0.3]),
+        points in prop::collection::vec(mass_point(), 4..9),
+        shift in prop::array::uniform3(-0.2..0.2f64),
+        turn in prop::array::uniform3(-2.0..2.0f64),
+    ) {
+        let robot = robot();
+        let seg = segment(degree, duration, coefficients);
+        let s0 = a * (1.0 - width) * duration;
+        let origin = Isometry3::from_parts(Translation3::new(shift[0], shift[1], shift[2]), UnitQuaternion::from_scaled_axis(Vector3::new(turn[0], turn[1], turn[2])));
+        check_balls(&robot, &seg, s0, s0 + width * duration, &points, &origin)?;
+    }
+}
+
+/// The arc-length ball is not loose: one joint turning at a constant rate over a short
+/// cell moves nearly along a straight line in the space of affine maps, so the pose at
+/// the cell's end lies close to the ball's boundary. A speed bound off by a factor of
+/// 1.2 fails this.
+#[test]
+fn arc_length_ball_is_tight_for_a_steady_turn() {
+    let robot = robot();
+    let seg = segment(1, 1.0, vec![[0.3, 0.8, 0.0, 0.0, 0.0, 0.0], [0.0; 6], [0.0; 6], [0.0; 6], [0.0; 6]]);
+    let points = [Point3::new(0.1, 0.0, 0.0), Point3::new(0.0, 0.2, 0.0), Point3::new(0.0, 0.0, 0.05), Point3::new(-0.1, -0.1, 0.02)];
+    let ratio = check_balls(&robot, &seg, 0.4, 0.41, &points, &Isometry3::identity()).unwrap();
+    assert!(ratio > 0.85, "sampled distance reaches only {ratio} of the arc-length radius");
 }

@@ -8,14 +8,14 @@
 //! balls). A pair whose ball is below the tolerance (equation 11) without being excluded
 //! is left unproven.
 use super::metric::ObjectMetric;
-use super::motion_ball::{motion_ball, MotionBall};
+use super::motion_ball::{arc_length_ball, metric_speed_bound, motion_ball, MotionBall};
 use super::orbit::{DistortionQuadratic, Orbit};
 use crate::bounding_volume::Obb;
 use crate::ccd::element_motion::{element_relative_pose, element_world_pose, poses_at};
 use crate::ccd::element_nodes::{leaf_triangle, node_obb, obb_cuboid, Leaf};
 use crate::ccd::time_cells::{SolveRange, TimeCell};
 use crate::collision::{Body, CollisionWorld, Element};
-use crate::enclosure::KinematicTree;
+use crate::enclosure::{KinematicTree, LinkEnclosure, LinkJet};
 use crate::math::{Isometry3, Point3, Real, Triangle};
 use crate::motion::Segment;
 use crate::query::gjk;
@@ -34,11 +34,14 @@ pub struct CertifyOptions {
     pub tolerance: Real,
     /// Subdivision depth at which a pair is left unproven anyway.
     pub max_depth: u32,
+    /// Also build arc-length balls (for pairs with a fixed obstacle) and keep the smaller
+    /// ball; off, every ball comes from the pose enclosures alone (for comparisons).
+    pub arc_length_balls: bool,
 }
 
 impl Default for CertifyOptions {
     fn default() -> Self {
-        Self { tolerance: 1e-3, max_depth: 40 }
+        Self { tolerance: 1e-3, max_depth: 40, arc_length_balls: true }
     }
 }
 
@@ -49,6 +52,10 @@ pub struct CertifierStats {
     pub node_tests: usize,
     pub orbit_tests: usize,
     pub deepest_level: u32,
+    /// Motion balls built, and how many of them came from the arc length (smaller than
+    /// the enclosure's ball).
+    pub motion_balls: usize,
+    pub arc_length_balls: usize,
 }
 
 impl std::ops::AddAssign<&CertifierStats> for CertifierStats {
@@ -57,6 +64,8 @@ impl std::ops::AddAssign<&CertifierStats> for CertifierStats {
         self.node_tests += o.node_tests;
         self.orbit_tests += o.orbit_tests;
         self.deepest_level = self.deepest_level.max(o.deepest_level);
+        self.motion_balls += o.motion_balls;
+        self.arc_length_balls += o.arc_length_balls;
     }
 }
 
@@ -147,8 +156,14 @@ impl<'w> Certifier<'w> {
         self.stats.deepest_level = self.stats.deepest_level.max(cell.level);
         let (l, r) = range.bounds(cell);
         let links = range.enclosures_for_pairs(l, r, self.world, &self.tree, work.iter().map(|item| pairs[item.pair as usize]));
-        let poses = poses_at(self.world, range.segment(), 0.5 * (l + r));
+        let middle = 0.5 * (l + r);
+        let poses = poses_at(self.world, range.segment(), middle);
+        // For the arc-length balls of pairs with a fixed obstacle: the pose rates over the
+        // cell, and the poses at its middle instant (computed once, when first needed).
+        let mut arc: Option<(Vec<LinkJet>, Vec<LinkEnclosure>)> = None;
+        let half_duration = (middle - l).max(r - middle) * (1.0 + 4.0 * Real::EPSILON);
         let mut balls: Vec<Option<MotionBall>> = vec![None; pairs.len()];
+        let work_pairs: Vec<u32> = work.iter().map(|item| item.pair).collect();
         let mut survivors = Vec::new();
         let mut queue = work;
         while let Some(item) = queue.pop() {
@@ -159,7 +174,25 @@ impl<'w> Certifier<'w> {
             let ball = *balls[item.pair as usize].get_or_insert_with(|| {
                 let over = element_relative_pose(&self.tree, fixed, moving, &links);
                 let centre = element_world_pose(fixed, &poses).inv_mul(&element_world_pose(moving, &poses));
-                motion_ball(metric, &over, &centre, SLACK)
+                let enclosed = motion_ball(metric, &over, &centre, SLACK);
+                self.stats.motion_balls += 1;
+                let Body::Link(link) = moving.body else { unreachable!("the moving element is a link's") };
+                if !self.options.arc_length_balls || !matches!(fixed.body, Body::Obstacle(_)) {
+                    return enclosed;
+                }
+                let (jets, at_middle) = arc.get_or_insert_with(|| {
+                    let pairs_here = work_pairs.iter().map(|&p| pairs[p as usize]);
+                    (range.jets(l, r), range.enclosures_for_pairs(middle, middle, self.world, &self.tree, pairs_here))
+                });
+                let offset = motion_ball(metric, &element_relative_pose(&self.tree, fixed, moving, at_middle), &centre, 0.0).radius;
+                let speed = metric_speed_bound(metric, &jets[link], &moving.origin);
+                let arc_ball = arc_length_ball(metric, &centre, offset, speed, half_duration, SLACK);
+                if arc_ball.radius < enclosed.radius {
+                    self.stats.arc_length_balls += 1;
+                    arc_ball
+                } else {
+                    enclosed
+                }
             });
             // Where the fixed element's frame lies in the moving element's, at the centre.
             let fixed_in_moving = ball.centre.inverse();

@@ -7,8 +7,18 @@
 //!
 //! each supremum taken over the interval set, rounded outwards. The enclosures of the
 //! sub-intervals lie inside the parent's, so the balls shrink with subdivision.
+//!
+//! Where the other element stands still, a second ball comes from the arc length of the
+//! motion (§5, the idea of Proposition 2): the curve's metric speed is bounded by the
+//! pose derivatives' enclosures ([`metric_speed_bound`]), so the arc length from the
+//! cell's middle to either end is at most `speed · h/2`, and the ball of that radius
+//! around the pose at the middle holds the curve (metric distance never exceeds arc
+//! length). Proposition 2's own ball, built from the same arc length ℓ and a curvature
+//! bound 1/r, has radius `r·tan(ℓ/2r) ≥ ℓ/2`: never smaller, and it needs a speed
+//! bounded away from zero, which cubic and quintic segments lack at their waypoints.
+//! So the midpoint ball is the one built; the caller keeps whichever ball is smaller.
 use super::metric::ObjectMetric;
-use crate::enclosure::{IntervalPose, IntervalVector3};
+use crate::enclosure::{IntervalPose, IntervalVector3, LinkJet};
 use crate::math::{Isometry3, Point3, Real};
 
 /// The ball B_R(g) of affine maps: every pose of the motion over the interval is within
@@ -47,6 +57,30 @@ pub fn motion_ball(metric: &ObjectMetric, over: &IntervalPose, centre: &Isometry
     // Round the sum and the root up (relative 1e-12 is far above their error), then add
     // the slack as a displacement of at least `slack` everywhere (ϱ ≥ 1/√|μ|).
     let radius = radius_sq.sqrt() * (1.0 + 1e-12) + slack * metric.mass.sqrt();
+    MotionBall { centre: *centre, radius: if radius.is_finite() { radius } else { Real::INFINITY } }
+}
+
+/// Upper bound of the metric speed `|Ṗ|` (§2: `|μ| |ṗ(b)|² + Σ_k μ_k |Ȧ u_k|²`) of an
+/// element placed at `origin` on a link whose world pose and rate `jet` encloses, seen
+/// from a frame that stands still.
+pub fn metric_speed_bound(metric: &ObjectMetric, jet: &LinkJet, origin: &Isometry3) -> Real {
+    let placed = IntervalPose::from_isometry(origin);
+    let bound_sq = |v: &IntervalVector3| -> Real { v.0.iter().map(|x| x.mag() * x.mag()).sum() };
+    let barycenter = placed.transform_point(&metric.barycenter);
+    let mut speed_sq = metric.mass * bound_sq(&(jet.rotation_rate.mul_vector(&barycenter) + jet.translation_rate));
+    for k in 0..3 {
+        let axis = placed.rotation.mul_f64_vector(&metric.axes.column(k).into_owned());
+        speed_sq += metric.moments[k] * bound_sq(&jet.rotation_rate.mul_vector(&axis));
+    }
+    let speed = speed_sq.sqrt() * (1.0 + 1e-12);
+    if speed.is_finite() { speed } else { Real::INFINITY }
+}
+
+/// The arc-length ball around `centre`: `centre_offset` bounds the metric distance from
+/// `centre` to the curve's point at the middle instant, from which the curve runs at most
+/// `half_duration` either way at metric speed at most `speed`.
+pub fn arc_length_ball(metric: &ObjectMetric, centre: &Isometry3, centre_offset: Real, speed: Real, half_duration: Real, slack: Real) -> MotionBall {
+    let radius = (centre_offset + speed * half_duration) * (1.0 + 1e-12) + slack * metric.mass.sqrt();
     MotionBall { centre: *centre, radius: if radius.is_finite() { radius } else { Real::INFINITY } }
 }
 
