@@ -904,7 +904,8 @@ fn random_worlds_against_dense_sampling() {
         Some(s) => vec![s],
         None => {
             let base: u64 = std::env::var("PIPELINE_PROPS_BASE").ok().and_then(|v| v.parse().ok()).unwrap_or(0x0000_2ccd_5eed);
-            (0..cases as u64).map(|i| splitmix(base ^ i)).collect()
+            // Distinct bases give distinct case sets, even when they differ only in low bits.
+            (0..cases as u64).map(|i| splitmix(base.wrapping_add(splitmix(i)))).collect()
         }
     };
     let tmp = tempfile::tempdir().unwrap();
