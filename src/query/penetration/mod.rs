@@ -1,0 +1,1 @@
+//! Penetration depth (seed 004, Keerthi and Sridharan).
