@@ -6,13 +6,17 @@
 //! `probe tri_tri`: `{"pairs": [[triangle, triangle]]}` -> whether each pair intersects.
 //! `probe primitives`: `{"pairs": [[object, object]]}` (scene-file objects) -> whether
 //! each pair of placed primitives intersects.
+//! `probe distances`: `{"pairs": [[object, object]]}` (scene-file objects, meshes too) ->
+//! the distance and closest points (world frame) of each pair.
 use ccd_guard::collision::{Body, CollisionWorld, StateChecker};
 use ccd_guard::math::{Point3, Real};
 use ccd_guard::query::triangle_triangle::triangles_intersect;
 use ccd_guard::robot::resources::ResourceResolver;
 use ccd_guard::robot::{srdf, urdf, Robot};
+use ccd_guard::query::distance::shape_distance;
 use ccd_guard::query::intersection::intersection_point;
-use ccd_guard::scene::{load_scene, parse_scene, Scene};
+use ccd_guard::scene::{load_scene, parse_scene, Obstacle, Scene};
+use ccd_guard::shape::Shape;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::Read;
@@ -125,8 +129,53 @@ fn primitives(request: &Value, resolver: &ResourceResolver) -> Value {
     json!({ "results": results })
 }
 
+/// One scene-file object, placed. A mesh is read once per distinct file and scale: its
+/// shape comes from `meshes`, and its pose from the object with the mesh left out.
+fn scene_object(object: &Value, meshes: &mut HashMap<String, Shape>, resolver: &ResourceResolver) -> Obstacle {
+    let parse = |object: Value| {
+        let text = json!({ "objects": [object] }).to_string();
+        let mut scene = parse_scene(&text, std::path::Path::new("pair.yaml"), resolver).unwrap_or_else(|e| fail(e.to_string()));
+        scene.objects.pop().unwrap_or_else(|| fail("no object".into()))
+    };
+    if object.get("type").and_then(Value::as_str) != Some("mesh") {
+        return parse(object.clone());
+    }
+    let fields = object.as_object().unwrap_or_else(|| fail(format!("object {object} is not a map")));
+    let key = json!([fields.get("mesh"), fields.get("scale")]).to_string();
+    if !meshes.contains_key(&key) {
+        let mut unplaced = fields.clone();
+        unplaced.remove("pose");
+        meshes.insert(key.clone(), parse(Value::Object(unplaced)).shape);
+    }
+    // The same object as a unit sphere: the parser checks its id and pose.
+    let mut placeholder = fields.clone();
+    placeholder.remove("mesh");
+    placeholder.remove("scale");
+    placeholder.insert("type".into(), json!("sphere"));
+    placeholder.insert("dimensions".into(), json!([1.0]));
+    let placed = parse(Value::Object(placeholder));
+    Obstacle { shape: meshes[&key].clone(), ..placed }
+}
+
+fn distances(request: &Value, resolver: &ResourceResolver) -> Value {
+    let pairs = request.get("pairs").and_then(Value::as_array).cloned().unwrap_or_default();
+    let mut meshes = HashMap::new();
+    let results: Vec<Value> = pairs
+        .iter()
+        .map(|p| {
+            let objects = p.as_array().filter(|p| p.len() == 2).unwrap_or_else(|| fail(format!("pair {p} is not two objects")));
+            let a = scene_object(&objects[0], &mut meshes, resolver);
+            let b = scene_object(&objects[1], &mut meshes, resolver);
+            let cp = shape_distance(&a.shape, &a.pose, &b.shape, &b.pose, Real::INFINITY)
+                .unwrap_or_else(|| fail(format!("no distance for pair {p}")));
+            json!({ "distance": cp.distance, "point_a": cp.point_a.coords.as_slice(), "point_b": cp.point_b.coords.as_slice() })
+        })
+        .collect();
+    json!({ "results": results })
+}
+
 fn main() {
-    let command = std::env::args().nth(1).unwrap_or_else(|| fail("usage: probe fk|collide|tri_tri < request.json".into()));
+    let command = std::env::args().nth(1).unwrap_or_else(|| fail("usage: probe fk|collide|tri_tri|primitives|distances < request.json".into()));
     let mut input = String::new();
     std::io::stdin().read_to_string(&mut input).unwrap_or_else(|e| fail(e.to_string()));
     let request: Value = serde_json::from_str(&input).unwrap_or_else(|e| fail(format!("bad request: {e}")));
@@ -136,6 +185,7 @@ fn main() {
         "collide" => collide(&request, &resolver),
         "tri_tri" => tri_tri(&request),
         "primitives" => primitives(&request, &resolver),
+        "distances" => distances(&request, &resolver),
         other => fail(format!("unknown command {other}")),
     };
     println!("{answer}");

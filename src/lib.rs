@@ -11,6 +11,7 @@
 //! over a whole trajectory and writes the report.
 pub mod bounding_volume;
 pub mod ccd;
+pub mod clearance;
 pub mod certifier;
 pub mod check;
 pub mod collision;

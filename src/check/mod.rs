@@ -6,9 +6,13 @@
 //! - [`pipeline_method`]: the articulated CCD pipeline of seed 002 ([`crate::ccd`]).
 //! - [`certified_method`]: the pipeline, then the affine-ball certifier of seed 000
 //!   ([`crate::certifier`]) for a proven `collision_free`.
+//! - [`clearance_plot`]: the clearance over time as an SVG plot (`--plot`).
+//! - [`measures`]: the minimum clearance and penetration depths a report carries.
 //! - [`report`]: the contract's JSON report and its text form.
 pub mod certified_method;
+pub mod clearance_plot;
 pub mod inputs;
+pub mod measures;
 pub mod pipeline_method;
 pub mod report;
 pub mod sampled;

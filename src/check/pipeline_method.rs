@@ -46,5 +46,6 @@ pub fn pipeline_report(world: &CollisionWorld, result: &PipelineResult, toleranc
         states_checked: None,
         decided_by: None,
         unproven: None,
+        closest_approach: None,
     }
 }

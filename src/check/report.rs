@@ -71,6 +71,23 @@ pub struct Report {
     /// Certified method, `uncertain`: the pair left unproven and when.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unproven: Option<UnprovenPair>,
+    /// Where `min_clearance` is attained (when the motion is not colliding).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closest_approach: Option<ClosestApproach>,
+}
+
+/// The pair, instant and points of the smallest distance over the motion.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClosestApproach {
+    pub link: String,
+    pub other: String,
+    /// Seconds from trajectory start.
+    pub time: Real,
+    /// World points on `link` and on `other`.
+    pub point: [Real; 3],
+    pub other_point: [Real; 3],
+    /// Proven: no checked pair comes closer than this over the motion.
+    pub lower_bound: Real,
 }
 
 /// A pair that came within the tolerance without a contact being found.
@@ -101,6 +118,7 @@ impl Report {
             states_checked: None,
             decided_by: None,
             unproven: None,
+            closest_approach: None,
         }
     }
 
@@ -127,6 +145,15 @@ impl Report {
                 "  {} <-> {}: from {:.6} s until {until}, at [{:.4}, {:.4}, {:.4}]",
                 c.link, c.other, c.time_of_contact, p[0], p[1], p[2]
             );
+        }
+        if let Some(c) = &self.closest_approach {
+            let clearance = self.min_clearance.unwrap_or(c.lower_bound);
+            let _ = writeln!(s, "min clearance: {clearance:.6} m, {} <-> {} at t = {:.6} s", c.link, c.other, c.time);
+        } else if let Some(clearance) = self.min_clearance {
+            let _ = writeln!(s, "min clearance: {clearance:.6} m");
+        }
+        if let Some(depth) = self.max_penetration_depth.filter(|&d| d > 0.0) {
+            let _ = writeln!(s, "max penetration depth: {depth:.6} m");
         }
         if let Some(n) = self.states_checked {
             let _ = writeln!(s, "states checked: {n}");

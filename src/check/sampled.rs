@@ -138,5 +138,6 @@ pub fn check_sampled(input: &CheckInput, options: &SampledOptions) -> Report {
         states_checked: Some(states),
         decided_by: None,
         unproven: None,
+        closest_approach: None,
     }
 }

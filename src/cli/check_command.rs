@@ -5,6 +5,9 @@ use ccd_guard::certifier::certify::CertifyOptions;
 use ccd_guard::check::certified_method::check_certified;
 use ccd_guard::check::pipeline_method::check_pipeline;
 use ccd_guard::check::sampled::{check_sampled, SampledOptions};
+use ccd_guard::check::clearance_plot::plot_clearance;
+use ccd_guard::check::measures::add_clearance;
+use ccd_guard::clearance::clearance_profile;
 use ccd_guard::check::{CheckInput, InputFiles, Method};
 use ccd_guard::robot::resources::ResourceResolver;
 use clap::{Args, ValueEnum};
@@ -49,10 +52,17 @@ pub struct CheckArgs {
     stats: bool,
     #[arg(long, value_enum, default_value_t = Format::Json)]
     format: Format,
+    /// Also draw the clearance over time (contact events shaded, waypoints marked) into
+    /// this SVG file.
+    #[arg(long)]
+    plot: Option<PathBuf>,
     /// Root directory of a package for package:// URIs, as NAME=DIR (repeatable).
     #[arg(long = "package-dir", value_parser = parse_package_dir)]
     package_dirs: Vec<(String, PathBuf)>,
 }
+
+/// Instants of the clearance plot (plus every waypoint).
+const PLOT_SAMPLES: usize = 600;
 
 fn parse_package_dir(s: &str) -> Result<(String, PathBuf), String> {
     match s.split_once('=') {
@@ -104,6 +114,14 @@ pub fn run(args: CheckArgs) -> i32 {
             (report, Some(stats), Some(certifier))
         }
     };
+    let mut report = report;
+    add_clearance(&mut report, &input);
+    if let Some(path) = &args.plot {
+        let samples = clearance_profile(&input.world, &input.motion, PLOT_SAMPLES);
+        if let Err(e) = plot_clearance(path, &samples, &input.motion.waypoint_times, &report) {
+            return fail(&args, e);
+        }
+    }
     let stats = stats.filter(|_| args.stats);
     let certifier_stats = certifier_stats.filter(|_| args.stats);
     if let Some(error) = &report.error {

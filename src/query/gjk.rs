@@ -51,9 +51,11 @@ pub fn closest_points(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap
         let n = (pb - pa) / core_distance;
         (pa + n * a.margin(), pb - n * b.margin(), core_distance - margin)
     } else if core_distance > 0.0 {
-        // Margins overlap: report the middle of the overlap of the two surfaces.
+        // Margins overlap: report the middle of the stretch of the segment between the
+        // core points that lies in both shapes (within a's margin of pa and b's of pb).
         let n = (pb - pa) / core_distance;
-        let mid = pa + n * (a.margin() + (core_distance - b.margin())) * 0.5;
+        let (lo, hi) = ((core_distance - b.margin()).max(0.0), a.margin().min(core_distance));
+        let mid = pa + n * ((lo + hi) * 0.5);
         (mid, mid, 0.0)
     } else {
         (pa, pa, 0.0)

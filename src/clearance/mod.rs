@@ -1,0 +1,14 @@
+//! How close does the motion come? The minimum distance between checked pairs over the
+//! whole trajectory (`min_clearance` in the report), and the clearance over time for the
+//! plot. Distances are exact per configuration (`query::distance`); over time, a
+//! priority queue of (pair, time cell) ordered by a proven lower bound of the pair's
+//! distance over the cell spends work only where the clearance is small (seed 001
+//! digest §5.1, with the time-to-collision bound replaced by the pose enclosures'
+//! motion bound, which holds for any joint motion).
+mod min_clearance;
+mod profile;
+mod world_distance;
+
+pub use min_clearance::{min_clearance, ClearanceOptions, MinClearance};
+pub use profile::{clearance_profile, ClearanceSample};
+pub use world_distance::{checked_element_pairs, pair_distance, world_distance, PairDistance};

@@ -1,0 +1,55 @@
+//! Distance of two meshes: best-first branch and bound over pairs of OBB-tree nodes,
+//! splitting the larger box, with GJK's proven lower bounds on box pairs and exact GJK
+//! distances on triangle pairs.
+use super::mesh_convex::Queued;
+use super::node_cuboid;
+use crate::math::{Isometry3, Real};
+use crate::partitioning::{NodeContent, ObbNode};
+use crate::query::gjk::{self, ClosestPoints};
+use crate::shape::{TriMesh, TriangleShape};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// The closest points (world frame) of the two meshes' triangles, if closer than `cutoff`.
+pub fn mesh_mesh_distance(a: &TriMesh, pose_a: &Isometry3, b: &TriMesh, pose_b: &Isometry3, cutoff: Real) -> Option<ClosestPoints> {
+    let b_in_a = pose_a.inv_mul(pose_b);
+    let (na, nb) = (a.obb_tree().nodes(), b.obb_tree().nodes());
+    let mut best: Option<ClosestPoints> = None;
+    let mut best_distance = cutoff;
+    let mut queue = BinaryHeap::new();
+    if !na.is_empty() && !nb.is_empty() {
+        queue.push(Reverse(Queued { bound: 0.0, item: (0u32, 0u32) }));
+    }
+    let volume = |n: &ObbNode| n.obb.half_extents.x * n.obb.half_extents.y * n.obb.half_extents.z;
+    while let Some(Reverse(Queued { bound, item: (i, j) })) = queue.pop() {
+        if bound >= best_distance {
+            break;
+        }
+        let (node_a, node_b) = (&na[i as usize], &nb[j as usize]);
+        let children = match (node_a.content, node_b.content) {
+            (NodeContent::Triangle(ta), NodeContent::Triangle(tb)) => {
+                let (tri_a, tri_b) = (a.triangle(ta), b.triangle(tb));
+                let cp = gjk::closest_points(&TriangleShape(&tri_a), &Isometry3::identity(), &TriangleShape(&tri_b), &b_in_a);
+                if cp.distance < best_distance {
+                    best_distance = cp.distance;
+                    best = Some(ClosestPoints { distance: cp.distance, point_a: pose_a * cp.point_a, point_b: pose_a * cp.point_b });
+                }
+                continue;
+            }
+            (NodeContent::Children(l, r), NodeContent::Triangle(_)) => [(l, j), (r, j)],
+            (NodeContent::Triangle(_), NodeContent::Children(l, r)) => [(i, l), (i, r)],
+            (NodeContent::Children(al, ar), NodeContent::Children(bl, br)) => {
+                if volume(node_a) >= volume(node_b) { [(al, j), (ar, j)] } else { [(i, bl), (i, br)] }
+            }
+        };
+        for (ci, cj) in children {
+            let (box_a, frame_a) = node_cuboid(&na[ci as usize].obb);
+            let (box_b, frame_b) = node_cuboid(&nb[cj as usize].obb);
+            let bound = gjk::distance_lower_bound(&box_a, &frame_a, &box_b, &(b_in_a * frame_b));
+            if bound < best_distance {
+                queue.push(Reverse(Queued { bound, item: (ci, cj) }));
+            }
+        }
+    }
+    best
+}

@@ -1,0 +1,47 @@
+//! How far apart are two placed shapes, and where are their closest points?
+//!
+//! Exact distances for every pair of element shapes: GJK where both are convex (balls
+//! and capsules through their cores and margins), and a branch and bound over a mesh's
+//! OBB tree otherwise (seed 001 digest §3: a hierarchy of convex pieces, whose bounds
+//! prune the pairs that cannot be closer than the best found so far; the leaves are
+//! the mesh's triangles, so the distance of a real mesh is exact). Shapes that
+//! intersect, also by one lying inside the other, are at distance 0.
+mod mesh_convex;
+mod mesh_mesh;
+
+pub use mesh_convex::mesh_convex_distance;
+pub use mesh_mesh::mesh_mesh_distance;
+
+use super::gjk::{self, ClosestPoints};
+use super::intersection::intersection_point;
+use crate::bounding_volume::Obb;
+use crate::math::{Isometry3, Real};
+use crate::shape::{Cuboid, Shape};
+
+/// The distance and closest points (world frame) of two placed shapes, if it is below
+/// `cutoff`; `None` when it is not (pass `Real::INFINITY` for the distance whatever it is).
+pub fn shape_distance(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3, cutoff: Real) -> Option<ClosestPoints> {
+    let found = match (a, b) {
+        (Shape::TriMesh(ma), Shape::TriMesh(mb)) => mesh_mesh_distance(ma, pose_a, mb, pose_b, cutoff),
+        (Shape::TriMesh(m), convex) => mesh_convex_distance(m, pose_a, convex, pose_b, cutoff),
+        (convex, Shape::TriMesh(m)) => mesh_convex_distance(m, pose_b, convex, pose_a, cutoff).map(swapped),
+        (ca, cb) => {
+            let (sa, sb) = (ca.as_support_map()?, cb.as_support_map()?);
+            Some(gjk::closest_points(sa, pose_a, sb, pose_b)).filter(|cp| cp.distance < cutoff)
+        }
+    };
+    match found {
+        // Surfaces apart: one solid may still hold the other.
+        Some(cp) if cp.distance > 0.0 && (matches!(a, Shape::TriMesh(_)) || matches!(b, Shape::TriMesh(_))) => Some(intersection_point(a, pose_a, b, pose_b).map_or(cp, |p| ClosestPoints { distance: 0.0, point_a: p, point_b: p })),
+        other => other,
+    }
+}
+
+fn swapped(cp: ClosestPoints) -> ClosestPoints {
+    ClosestPoints { distance: cp.distance, point_a: cp.point_b, point_b: cp.point_a }
+}
+
+/// A node box as a cuboid and its pose in the owner's frame.
+fn node_cuboid(obb: &Obb) -> (Cuboid, Isometry3) {
+    (Cuboid { half_extents: obb.half_extents }, obb.frame())
+}
