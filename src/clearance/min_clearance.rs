@@ -12,7 +12,8 @@
 //! comes with it. The bound is first order in the cell's length, so a pair that keeps
 //! its distance while moving (sliding along a wall) costs cells in proportion to
 //! length / tolerance: the tolerance is relative as well as absolute.
-use super::world_distance::{checked_element_pairs, pair_distance, PairDistance};
+use super::world_distance::{checked_element_pairs, pair_distance, pair_distance_tracked, ElementHulls, PairDistance};
+use crate::query::closest_features::WarmStart;
 use crate::ccd::conservative_advancement::{motion_bound, BoundingBall};
 use crate::ccd::element_motion::{element_relative_pose, poses_at};
 use crate::collision::{Body, CollisionWorld};
@@ -30,11 +31,13 @@ pub struct ClearanceOptions {
     pub relative_tolerance: Real,
     /// Cells are not split below this share of their segment's duration.
     pub min_cell: Real,
+    /// Measure pairs with hulls hull to hull first (Lin–Canny, warm started).
+    pub track_hulls: bool,
 }
 
 impl Default for ClearanceOptions {
     fn default() -> Self {
-        Self { tolerance: 1e-4, relative_tolerance: 1e-2, min_cell: 1e-9 }
+        Self { tolerance: 1e-4, relative_tolerance: 1e-2, min_cell: 1e-9, track_hulls: true }
     }
 }
 
@@ -75,74 +78,107 @@ impl Ord for Cell {
     }
 }
 
-/// The motion's minimum clearance over every checked pair, or `None` when there are no
-/// checked pairs (or no segments).
+/// What the search precomputes once per world: the checked pairs, the elements' hulls
+/// and bounding balls, the kinematic tree.
+pub struct ClearanceSearch<'w> {
+    world: &'w CollisionWorld,
+    pairs: Vec<(usize, usize)>,
+    hulls: ElementHulls,
+    balls: Vec<BoundingBall>,
+    tree: KinematicTree,
+}
+
+/// The motion's minimum clearance over every checked pair (see [`ClearanceSearch`] to
+/// check several motions in one world).
 pub fn min_clearance(world: &CollisionWorld, motion: &JointMotion, options: &ClearanceOptions) -> Option<MinClearance> {
-    let pairs = checked_element_pairs(world);
-    let tree = KinematicTree::new(&world.robot);
-    let balls: Vec<BoundingBall> =
-        world.elements.iter().map(|e| BoundingBall { center: e.local_obb.center, radius: e.local_obb.half_extents.norm() * (1.0 + 1e-12) }).collect();
-    let mut queue = BinaryHeap::new();
-    let mut links = Vec::new();
-    for (k, segment) in motion.segments.iter().enumerate() {
-        link_enclosures(&world.robot, segment, 0.0, segment.duration, false, None, &mut links);
-        let boxes: Vec<_> = world
-            .elements
-            .iter()
-            .map(|e| match e.body {
-                Body::Link(l) => links[l].pose.obb_aabb(&e.body_obb),
-                Body::Obstacle(_) => e.body_obb.transformed_aabb(&crate::math::Isometry3::identity()),
-            })
-            .collect();
-        for (p, &(a, b)) in pairs.iter().enumerate() {
-            let gap = (boxes[a].mins - boxes[b].maxs).sup(&(boxes[b].mins - boxes[a].maxs)).map(|g| g.max(0.0)).norm();
-            queue.push(Reverse(Cell { bound: gap * (1.0 - 1e-12), pair: p as u32, segment: k as u32, lo: 0.0, hi: segment.duration, evaluated: false }));
-        }
+    ClearanceSearch::new(world).min_clearance(motion, options)
+}
+
+impl<'w> ClearanceSearch<'w> {
+    pub fn new(world: &'w CollisionWorld) -> Self {
+        let balls = world.elements.iter().map(|e| BoundingBall { center: e.local_obb.center, radius: e.local_obb.half_extents.norm() * (1.0 + 1e-12) }).collect();
+        Self { world, pairs: checked_element_pairs(world), hulls: ElementHulls::new(world), balls, tree: KinematicTree::new(&world.robot) }
     }
-    let mut best: Option<MinClearance> = None;
-    let mut best_distance = Real::INFINITY;
-    let mut evaluations = 0;
-    let mut lower_bound = Real::INFINITY;
-    let slack = |best: Real| if best.is_finite() { options.tolerance.max(options.relative_tolerance * best) } else { 0.0 };
-    while let Some(Reverse(cell)) = queue.pop() {
-        if cell.bound >= best_distance - slack(best_distance) {
-            lower_bound = cell.bound.min(best_distance);
-            break;
+
+    /// The motion's minimum clearance, or `None` when no pairs are checked (or the
+    /// motion has no segments).
+    pub fn min_clearance(&self, motion: &JointMotion, options: &ClearanceOptions) -> Option<MinClearance> {
+        let (world, pairs, tree, balls) = (self.world, &self.pairs, &self.tree, &self.balls);
+        let mut warm_starts = vec![WarmStart::new(); pairs.len()];
+        let mut queue = BinaryHeap::new();
+        let mut links = Vec::new();
+        for (k, segment) in motion.segments.iter().enumerate() {
+            link_enclosures(&world.robot, segment, 0.0, segment.duration, false, None, &mut links);
+            let boxes: Vec<_> = world
+                .elements
+                .iter()
+                .map(|e| match e.body {
+                    Body::Link(l) => links[l].pose.obb_aabb(&e.body_obb),
+                    Body::Obstacle(_) => e.body_obb.transformed_aabb(&crate::math::Isometry3::identity()),
+                })
+                .collect();
+            for (p, &(a, b)) in pairs.iter().enumerate() {
+                let gap = (boxes[a].mins - boxes[b].maxs).sup(&(boxes[b].mins - boxes[a].maxs)).map(|g| g.max(0.0)).norm();
+                queue.push(Reverse(Cell { bound: gap * (1.0 - 1e-12), pair: p as u32, segment: k as u32, lo: 0.0, hi: segment.duration, evaluated: false }));
+            }
         }
-        let segment = &motion.segments[cell.segment as usize];
-        if cell.evaluated {
+        let mut best: Option<MinClearance> = None;
+        let mut best_distance = Real::INFINITY;
+        let mut evaluations = 0;
+        let mut lower_bound = Real::INFINITY;
+        let slack = |best: Real| if best.is_finite() { options.tolerance.max(options.relative_tolerance * best) } else { 0.0 };
+        while let Some(Reverse(cell)) = queue.pop() {
+            if cell.bound >= best_distance - slack(best_distance) {
+                lower_bound = cell.bound.min(best_distance);
+                break;
+            }
+            let segment = &motion.segments[cell.segment as usize];
+            if cell.evaluated {
+                let middle = 0.5 * (cell.lo + cell.hi);
+                for (lo, hi) in [(cell.lo, middle), (middle, cell.hi)] {
+                    queue.push(Reverse(Cell { lo, hi, evaluated: false, ..cell }));
+                }
+                continue;
+            }
+            let (a, b) = pairs[cell.pair as usize];
+            let (ea, eb) = (&world.elements[a], &world.elements[b]);
             let middle = 0.5 * (cell.lo + cell.hi);
-            for (lo, hi) in [(cell.lo, middle), (middle, cell.hi)] {
-                queue.push(Reverse(Cell { lo, hi, evaluated: false, ..cell }));
+            let poses = poses_at(world, segment, middle);
+            // How far b moves relative to a over the cell, from the pose at the middle.
+            let mut needed = vec![false; world.robot.links.len()];
+            for body in [ea.body, eb.body] {
+                if let Body::Link(l) = body {
+                    tree.mark_chain(l, &mut needed);
+                }
             }
-            continue;
-        }
-        let (a, b) = pairs[cell.pair as usize];
-        let (ea, eb) = (&world.elements[a], &world.elements[b]);
-        let middle = 0.5 * (cell.lo + cell.hi);
-        let poses = poses_at(world, segment, middle);
-        // How far b moves relative to a over the cell, from the pose at the middle.
-        link_enclosures(&world.robot, segment, cell.lo, cell.hi, true, None, &mut links);
-        let over = element_relative_pose(&tree, ea, eb, &links);
-        let start = world.element_pose(ea, &poses).inv_mul(&world.element_pose(eb, &poses));
-        let motion_reach = motion_bound(&start, &over, &balls[b]);
-        evaluations += 1;
-        let Some(d) = pair_distance(world, (a, b), &poses, best_distance + motion_reach) else {
-            continue; // farther than the best plus the reach all over the cell
-        };
-        if d.distance < best_distance {
-            best_distance = d.distance;
-            best = Some(MinClearance { closest: d, time: segment.start_time + middle, segment: cell.segment as usize, lower_bound: 0.0, evaluations: 0 });
-        }
-        let bound = cell.bound.max(d.distance - motion_reach);
-        let splittable = cell.hi - cell.lo > options.min_cell * segment.duration;
-        if bound < best_distance - slack(best_distance) {
-            if splittable {
-                queue.push(Reverse(Cell { bound, evaluated: true, ..cell }));
+            link_enclosures(&world.robot, segment, cell.lo, cell.hi, true, Some(&needed), &mut links);
+            let over = element_relative_pose(&tree, ea, eb, &links);
+            let start = world.element_pose(ea, &poses).inv_mul(&world.element_pose(eb, &poses));
+            let motion_reach = motion_bound(&start, &over, &balls[b]);
+            evaluations += 1;
+            let cutoff = best_distance + motion_reach;
+            let found = if options.track_hulls {
+                pair_distance_tracked(world, &self.hulls, (a, b), &poses, cutoff, &mut warm_starts[cell.pair as usize])
             } else {
-                lower_bound = lower_bound.min(bound);
+                pair_distance(world, (a, b), &poses, cutoff)
+            };
+            let Some(d) = found else {
+                continue; // farther than the best plus the reach all over the cell
+            };
+            if d.distance < best_distance {
+                best_distance = d.distance;
+                best = Some(MinClearance { closest: d, time: segment.start_time + middle, segment: cell.segment as usize, lower_bound: 0.0, evaluations: 0 });
+            }
+            let bound = cell.bound.max(d.distance - motion_reach);
+            let splittable = cell.hi - cell.lo > options.min_cell * segment.duration;
+            if bound < best_distance - slack(best_distance) {
+                if splittable {
+                    queue.push(Reverse(Cell { bound, evaluated: true, ..cell }));
+                } else {
+                    lower_bound = lower_bound.min(bound);
+                }
             }
         }
+        best.map(|b| MinClearance { lower_bound: lower_bound.min(b.closest.distance).max(0.0), evaluations, ..b })
     }
-    best.map(|b| MinClearance { lower_bound: lower_bound.min(b.closest.distance).max(0.0), evaluations, ..b })
 }

@@ -9,6 +9,6 @@ mod min_clearance;
 mod profile;
 mod world_distance;
 
-pub use min_clearance::{min_clearance, ClearanceOptions, MinClearance};
+pub use min_clearance::{min_clearance, ClearanceOptions, ClearanceSearch, MinClearance};
 pub use profile::{clearance_profile, ClearanceSample};
-pub use world_distance::{checked_element_pairs, pair_distance, world_distance, PairDistance};
+pub use world_distance::{checked_element_pairs, pair_distance, pair_distance_tracked, world_distance, ElementHulls, PairDistance};

@@ -1,8 +1,16 @@
 //! Distances in one configuration: of one element pair, and the smallest over all
 //! checked pairs (pairs ordered and pruned by the distance of their world boxes).
+//!
+//! A pair of elements with convex hulls (meshes, boxes) is first measured hull to hull
+//! by Lin–Canny's closest features, warm started from the pair's last query (seed 001
+//! digest §3: only the root pair is tracked until the hulls come close): a mesh lies in
+//! its hull, so a hull distance at or above the cutoff ends the query, and for two
+//! boxes it is the answer.
 use crate::collision::{Body, CollisionWorld};
-use crate::math::{Isometry3, Point3, Real};
+use crate::math::{Isometry3, Point3, Real, Vector3};
+use crate::query::closest_features::{closest_features_cached, ConvexPolyhedron, WarmStart};
 use crate::query::distance::shape_distance;
+use crate::shape::Shape;
 
 /// The distance of one element pair `(a, b)`, with its closest world points.
 #[derive(Clone, Copy, Debug)]
@@ -26,6 +34,58 @@ pub fn checked_element_pairs(world: &CollisionWorld) -> Vec<(usize, usize)> {
         }
     }
     pairs
+}
+
+/// The convex hull of each element where it has one worth tracking: of a mesh's
+/// vertices (a bound), or a box (the shape itself, `exact`).
+pub struct ElementHulls {
+    hulls: Vec<Option<(ConvexPolyhedron, bool)>>,
+}
+
+impl ElementHulls {
+    pub fn new(world: &CollisionWorld) -> Self {
+        let hulls = world
+            .elements
+            .iter()
+            .map(|e| match &e.shape {
+                Shape::TriMesh(m) => ConvexPolyhedron::from_points(m.vertices()).ok().map(|h| (h, false)),
+                Shape::Cuboid(c) => {
+                    let h = c.half_extents;
+                    let corners: Vec<Point3> = (0..8).map(|k| Point3::from(h.component_mul(&Vector3::new(sign(k, 0), sign(k, 1), sign(k, 2))))).collect();
+                    ConvexPolyhedron::from_points(&corners).ok().map(|h| (h, true))
+                }
+                _ => None,
+            })
+            .collect();
+        Self { hulls }
+    }
+}
+
+fn sign(k: usize, bit: usize) -> Real {
+    if k >> bit & 1 == 1 { 1.0 } else { -1.0 }
+}
+
+/// As [`pair_distance`], with the hull-to-hull test first (warm started from `cache`,
+/// which belongs to this pair).
+pub fn pair_distance_tracked(
+    world: &CollisionWorld,
+    hulls: &ElementHulls,
+    (a, b): (usize, usize),
+    link_poses: &[Isometry3],
+    cutoff: Real,
+    cache: &mut WarmStart,
+) -> Option<PairDistance> {
+    if let (Some((ha, exact_a)), Some((hb, exact_b))) = (&hulls.hulls[a], &hulls.hulls[b]) {
+        let (pose_a, pose_b) = (world.element_pose(&world.elements[a], link_poses), world.element_pose(&world.elements[b], link_poses));
+        let found = closest_features_cached(ha, &pose_a, hb, &pose_b, cache);
+        if found.distance >= cutoff {
+            return None;
+        }
+        if *exact_a && *exact_b && !found.penetrating {
+            return Some(PairDistance { distance: found.distance, elements: (a, b), point_a: found.point_a, point_b: found.point_b });
+        }
+    }
+    pair_distance(world, (a, b), link_poses, cutoff)
 }
 
 /// The distance of the pair with the links at `link_poses`, if below `cutoff`.
