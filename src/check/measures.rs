@@ -1,8 +1,8 @@
-//! What a report measures beyond its verdict: the motion's minimum clearance
-//! ([`crate::clearance`]) and the penetration depth of each contact event.
+//! What a report measures beyond its verdict: the motion's minimum clearance and the
+//! penetration depth of each contact event ([`crate::clearance`]).
 use super::report::{ClosestApproach, Report, Verdict};
 use super::CheckInput;
-use crate::clearance::{min_clearance, ClearanceOptions};
+use crate::clearance::{body_named, max_depth_over, min_clearance, ClearanceOptions};
 use std::time::Instant;
 
 /// Fills `min_clearance` (0 when colliding) and, for a motion without contacts, where
@@ -27,5 +27,38 @@ pub fn add_clearance(report: &mut Report, input: &CheckInput) {
             });
         }
     }
+    report.elapsed_ms += started.elapsed().as_secs_f64() * 1e3;
+}
+
+/// Fills each contact event's `max_penetration_depth` (the largest translational depth
+/// of its pair over the event's interval) and the report's maximum (0 without events).
+/// Events whose end is unknown (`--first-only`) keep `null`. The time spent is added to
+/// `elapsed_ms`.
+pub fn add_penetration_depths(report: &mut Report, input: &CheckInput, first_only: bool) {
+    if report.verdict == Verdict::Invalid {
+        return;
+    }
+    let started = Instant::now();
+    let (world, motion) = (&input.world, &input.motion);
+    let end = motion.waypoint_times.last().copied().unwrap_or(0.0);
+    let mut deepest: Option<f64> = Some(0.0);
+    for event in &mut report.contacts {
+        let until = match event.time_of_separation {
+            Some(t) => t,
+            None if !first_only => end,
+            None => {
+                deepest = None;
+                continue;
+            }
+        };
+        let (Some(a), Some(b)) = (body_named(world, &event.link), body_named(world, &event.other)) else {
+            deepest = None;
+            continue;
+        };
+        let (depth, _) = max_depth_over(world, motion, a, b, event.time_of_contact, until);
+        event.max_penetration_depth = Some(depth);
+        deepest = deepest.map(|d| d.max(depth));
+    }
+    report.max_penetration_depth = deepest;
     report.elapsed_ms += started.elapsed().as_secs_f64() * 1e3;
 }

@@ -1,14 +1,16 @@
-//! How close does the motion come? The minimum distance between checked pairs over the
-//! whole trajectory (`min_clearance` in the report), and the clearance over time for the
-//! plot. Distances are exact per configuration (`query::distance`); over time, a
+//! How close does the motion come, and how deep does it go? The minimum distance between
+//! checked pairs over the whole trajectory (`min_clearance` in the report), the clearance
+//! over time for the plot, and the largest penetration depth within a contact event. Distances are exact per configuration (`query::distance`); over time, a
 //! priority queue of (pair, time cell) ordered by a proven lower bound of the pair's
 //! distance over the cell spends work only where the clearance is small (seed 001
 //! digest §5.1, with the time-to-collision bound replaced by the pose enclosures'
 //! motion bound, which holds for any joint motion).
+mod event_depth;
 mod min_clearance;
 mod profile;
 mod world_distance;
 
+pub use event_depth::{body_named, depth_at, max_depth_over};
 pub use min_clearance::{min_clearance, ClearanceOptions, ClearanceSearch, MinClearance};
 pub use profile::{clearance_profile, ClearanceSample};
 pub use world_distance::{checked_element_pairs, pair_distance, pair_distance_tracked, world_distance, ElementHulls, PairDistance};

@@ -6,7 +6,7 @@ use ccd_guard::check::certified_method::check_certified;
 use ccd_guard::check::pipeline_method::check_pipeline;
 use ccd_guard::check::sampled::{check_sampled, SampledOptions};
 use ccd_guard::check::clearance_plot::plot_clearance;
-use ccd_guard::check::measures::add_clearance;
+use ccd_guard::check::measures::{add_clearance, add_penetration_depths};
 use ccd_guard::clearance::clearance_profile;
 use ccd_guard::check::{CheckInput, InputFiles, Method};
 use ccd_guard::robot::resources::ResourceResolver;
@@ -116,6 +116,7 @@ pub fn run(args: CheckArgs) -> i32 {
     };
     let mut report = report;
     add_clearance(&mut report, &input);
+    add_penetration_depths(&mut report, &input, args.first_only);
     if let Some(path) = &args.plot {
         let samples = clearance_profile(&input.world, &input.motion, PLOT_SAMPLES);
         if let Err(e) = plot_clearance(path, &samples, &input.motion.waypoint_times, &report) {
