@@ -3,6 +3,7 @@
 use crate::ccd::PipelineOptions;
 use crate::certifier::certify::CertifyOptions;
 use crate::check::certified_method::check_certified;
+use crate::check::measures::{add_clearance, add_penetration_depths};
 use crate::check::pipeline_method::check_pipeline;
 use crate::check::sampled::{check_sampled, SampledOptions};
 use crate::check::{CheckInput, Report};
@@ -67,7 +68,10 @@ pub fn run() -> InputResult<String> {
         let input = case_input(case)?;
         rows.push((case, check_sampled(&input, &SampledOptions::default())));
         rows.push((case, check_pipeline(&input, &PipelineOptions::default(), 0.001).0));
-        rows.push((case, check_certified(&input, &PipelineOptions::default(), &CertifyOptions::default()).0));
+        let mut certified = check_certified(&input, &PipelineOptions::default(), &CertifyOptions::default()).0;
+        add_clearance(&mut certified, &input);
+        add_penetration_depths(&mut certified, &input, false);
+        rows.push((case, certified));
     }
     Ok(render(&rows))
 }
@@ -75,8 +79,8 @@ pub fn run() -> InputResult<String> {
 fn render(rows: &[(&DemoCase, Report)]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "ccd_guard demo: 6-axis arm in a work cell (embedded robot, scene and trajectories)\n");
-    let _ = writeln!(s, "{:<9} {:<30} {:<9} {:<14} {:>10}  {:<26} {}", "case", "expected", "method", "verdict", "contact s", "pair", "note");
-    let _ = writeln!(s, "{}", "-".repeat(119));
+    let _ = writeln!(s, "{:<9} {:<30} {:<9} {:<14} {:>10}  {:<26} {:<17} {}", "case", "expected", "method", "verdict", "contact s", "pair", "clearance/depth", "note");
+    let _ = writeln!(s, "{}", "-".repeat(137));
     for (case, r) in rows {
         let toc = r.time_of_contact.map_or("-".to_string(), |t| format!("{t:.4}"));
         let pair = r.contacts.first().map_or("-".to_string(), |c| format!("{} / {}", c.link, c.other));
@@ -89,20 +93,27 @@ fn render(rows: &[(&DemoCase, Report)]) -> String {
             (_, "collision") if r.decided_by.as_deref() == Some("pipeline") => "decided by the pipeline",
             _ => "",
         };
+        let measure = match (r.min_clearance, r.max_penetration_depth) {
+            (_, Some(depth)) if depth > 0.0 => format!("depth {:.1} mm", depth * 1e3),
+            (Some(clearance), _) => format!("clear {:.1} mm", clearance * 1e3),
+            _ => "-".to_string(),
+        };
         let _ = writeln!(
             s,
-            "{:<9} {:<30} {:<9} {:<14} {:>10}  {:<26} {}",
+            "{:<9} {:<30} {:<9} {:<14} {:>10}  {:<26} {:<17} {}",
             case.name,
             case.expected,
             r.method,
             r.verdict.name(),
             toc,
             pair,
+            measure,
             note
         );
     }
     let _ = writeln!(s, "\nsampled: discrete checks every 0.01 rad of the largest joint motion (what MoveIt does).");
     let _ = writeln!(s, "pipeline: continuous collision detection of Redon et al. (exact time of first contact).");
     let _ = writeln!(s, "certified (the default): the pipeline, then the affine-ball certifier of Schröcker and Weber for a proven \"free\".");
+    let _ = writeln!(s, "clearance/depth (certified rows): the smallest distance over the motion, or the deepest penetration of its contact events.");
     s
 }
