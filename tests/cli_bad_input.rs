@@ -174,3 +174,30 @@ fn a_resolution_that_asks_for_too_many_states() {
     assert!(stderr.contains("states"), "{stderr}");
     assert!(stdout.contains("\"invalid\""));
 }
+
+#[test]
+fn plot_and_clearance_in_the_report() {
+    let case = Case::new();
+    let svg = case.path("clearance.svg");
+    let (code, stdout, stderr) = case.run("traj.yaml", &["--plot", svg.to_str().unwrap()]);
+    assert!(code == 0 || code == 1 || code == 3, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let clearance = report["min_clearance"].as_f64().expect("min_clearance is a number");
+    assert!(clearance >= 0.0);
+    assert!(report["max_penetration_depth"].as_f64().is_some(), "{stdout}");
+    let plot = fs::read_to_string(&svg).expect("the plot is written");
+    assert!(plot.starts_with("<svg") && plot.contains("clearance"), "{}", &plot[..200.min(plot.len())]);
+    let (_, text, _) = case.run("traj.yaml", &["--format", "text"]);
+    assert!(text.contains("min clearance:"), "{text}");
+}
+
+#[test]
+fn an_unwritable_plot_is_a_clear_error() {
+    let case = Case::new();
+    let target = case.path("no_such_dir/clearance.svg");
+    let (code, stdout, stderr) = case.run("traj.yaml", &["--plot", target.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.contains("clearance.svg"), "{stderr}");
+    assert!(stdout.contains("\"invalid\""), "{stdout}");
+}
