@@ -8,7 +8,7 @@
 //! enclosure, and from the arc length through the pose rates) hold every sampled pose in
 //! the element's own metric.
 use ccd_guard::certifier::metric::ObjectMetric;
-use ccd_guard::certifier::motion_ball::{arc_length_ball, metric_speed_bound, motion_ball};
+use ccd_guard::certifier::motion_ball::{arc_length_ball, metric_speed_bound, motion_ball, relative_metric_speed_bound};
 use ccd_guard::enclosure::{link_enclosures, link_jets, IntervalMatrix3, IntervalPose, IntervalVector3};
 use ccd_guard::math::{Isometry3, Matrix3, Point3, Translation3, UnitQuaternion, Vector3};
 use ccd_guard::motion::Segment;
@@ -188,6 +188,19 @@ fn check_balls(robot: &Robot, seg: &Segment, s0: f64, s1: f64, points: &[Point3]
             prop_assert!(distance <= arc.radius, "link {}: arc-length ball {} < {} at s={}", l, arc.radius, distance, s);
             if arc.radius > 0.0 {
                 tightest = tightest.max(distance / arc.radius);
+            }
+        }
+        // Seen from another link's frame (both moving).
+        for fixed in [2, 4, 6] {
+            let seen = centres[fixed].inv_mul(&centre);
+            let offset = motion_ball(&metric, &at_middle[fixed].pose.inv_mul(&element(&at_middle[l].pose)), &seen, 0.0).radius;
+            let speed = relative_metric_speed_bound(&metric, &jets[l], origin, &jets[fixed]);
+            let arc = arc_length_ball(&metric, &seen, offset, speed, half, 0.0);
+            for k in 0..=32 {
+                let s = s0 + (s1 - s0) * k as f64 / 32.0;
+                let at = poses(robot, seg, s);
+                let distance = metric_distance(&metric, &at[fixed].inv_mul(&(at[l] * origin)), &seen);
+                prop_assert!(distance <= arc.radius, "link {} from link {}: arc-length ball {} < {} at s={}", l, fixed, arc.radius, distance, s);
             }
         }
     }

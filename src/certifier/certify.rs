@@ -8,7 +8,7 @@
 //! balls). A pair whose ball is below the tolerance (equation 11) without being excluded
 //! is left unproven.
 use super::metric::ObjectMetric;
-use super::motion_ball::{arc_length_ball, metric_speed_bound, motion_ball, MotionBall};
+use super::motion_ball::{arc_length_ball, metric_speed_bound, motion_ball, relative_metric_speed_bound, MotionBall};
 use super::orbit::{DistortionQuadratic, Orbit};
 use crate::bounding_volume::Obb;
 use crate::ccd::element_motion::{element_relative_pose, element_world_pose, poses_at};
@@ -34,8 +34,8 @@ pub struct CertifyOptions {
     pub tolerance: Real,
     /// Subdivision depth at which a pair is left unproven anyway.
     pub max_depth: u32,
-    /// Also build arc-length balls (for pairs with a fixed obstacle) and keep the smaller
-    /// ball; off, every ball comes from the pose enclosures alone (for comparisons).
+    /// Also build arc-length balls and keep the smaller ball; off, every ball comes from
+    /// the pose enclosures alone (for comparisons).
     pub arc_length_balls: bool,
 }
 
@@ -158,11 +158,14 @@ impl<'w> Certifier<'w> {
         let links = range.enclosures_for_pairs(l, r, self.world, &self.tree, work.iter().map(|item| pairs[item.pair as usize]));
         let middle = 0.5 * (l + r);
         let poses = poses_at(self.world, range.segment(), middle);
-        // For the arc-length balls of pairs with a fixed obstacle: the pose rates over the
-        // cell, and the poses at its middle instant (computed once, when first needed).
+        // For the arc-length balls: the pose rates over the cell, and the poses at its
+        // middle instant (computed once, when first needed).
         let mut arc: Option<(Vec<LinkJet>, Vec<LinkEnclosure>)> = None;
         let half_duration = (middle - l).max(r - middle) * (1.0 + 4.0 * Real::EPSILON);
-        let mut balls: Vec<Option<MotionBall>> = vec![None; pairs.len()];
+        // Per pair: its ball, and whether the arc-length ball was tried yet (only once an
+        // item of the pair is not excluded by the enclosure's ball: most cells never
+        // need the pose rates).
+        let mut balls: Vec<Option<(MotionBall, bool)>> = vec![None; pairs.len()];
         let work_pairs: Vec<u32> = work.iter().map(|item| item.pair).collect();
         let mut survivors = Vec::new();
         let mut queue = work;
@@ -171,32 +174,36 @@ impl<'w> Certifier<'w> {
             let (moving, fixed) = (&self.world.elements[a], &self.world.elements[b]);
             let metric = self.data.metrics[a].as_ref().expect("the moving element is a link's");
             let quadratic = self.data.quadratics[a].as_ref().expect("the moving element is a link's");
-            let ball = *balls[item.pair as usize].get_or_insert_with(|| {
+            let (mut ball, mut tried) = *balls[item.pair as usize].get_or_insert_with(|| {
                 let over = element_relative_pose(&self.tree, fixed, moving, &links);
                 let centre = element_world_pose(fixed, &poses).inv_mul(&element_world_pose(moving, &poses));
-                let enclosed = motion_ball(metric, &over, &centre, SLACK);
                 self.stats.motion_balls += 1;
+                (motion_ball(metric, &over, &centre, SLACK), !self.options.arc_length_balls)
+            });
+            // Where the fixed element's frame lies in the moving element's, at the centre.
+            let fixed_in_moving = ball.centre.inverse();
+            let mut outcome = self.test(quadratic, &ball, moving, fixed, &fixed_in_moving, item);
+            if !tried && !matches!(outcome, Outcome::Excluded) {
+                tried = true;
                 let Body::Link(link) = moving.body else { unreachable!("the moving element is a link's") };
-                if !self.options.arc_length_balls || !matches!(fixed.body, Body::Obstacle(_)) {
-                    return enclosed;
-                }
                 let (jets, at_middle) = arc.get_or_insert_with(|| {
                     let pairs_here = work_pairs.iter().map(|&p| pairs[p as usize]);
                     (range.jets(l, r), range.enclosures_for_pairs(middle, middle, self.world, &self.tree, pairs_here))
                 });
-                let offset = motion_ball(metric, &element_relative_pose(&self.tree, fixed, moving, at_middle), &centre, 0.0).radius;
-                let speed = metric_speed_bound(metric, &jets[link], &moving.origin);
-                let arc_ball = arc_length_ball(metric, &centre, offset, speed, half_duration, SLACK);
-                if arc_ball.radius < enclosed.radius {
+                let offset = motion_ball(metric, &element_relative_pose(&self.tree, fixed, moving, at_middle), &ball.centre, 0.0).radius;
+                let speed = match fixed.body {
+                    Body::Obstacle(_) => metric_speed_bound(metric, &jets[link], &moving.origin),
+                    Body::Link(other) => relative_metric_speed_bound(metric, &jets[link], &moving.origin, &jets[other]),
+                };
+                let arc_ball = arc_length_ball(metric, &ball.centre, offset, speed, half_duration, SLACK);
+                if arc_ball.radius < ball.radius {
                     self.stats.arc_length_balls += 1;
-                    arc_ball
-                } else {
-                    enclosed
+                    ball = arc_ball;
+                    outcome = self.test(quadratic, &ball, moving, fixed, &fixed_in_moving, item);
                 }
-            });
-            // Where the fixed element's frame lies in the moving element's, at the centre.
-            let fixed_in_moving = ball.centre.inverse();
-            match self.test(quadratic, &ball, moving, fixed, &fixed_in_moving, item) {
+            }
+            balls[item.pair as usize] = Some((ball, tried));
+            match outcome {
                 Outcome::Excluded => {}
                 Outcome::Descend(children) => queue.extend(children.into_iter().flatten()),
                 Outcome::Kept => {

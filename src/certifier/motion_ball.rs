@@ -8,9 +8,10 @@
 //! each supremum taken over the interval set, rounded outwards. The enclosures of the
 //! sub-intervals lie inside the parent's, so the balls shrink with subdivision.
 //!
-//! Where the other element stands still, a second ball comes from the arc length of the
-//! motion (§5, the idea of Proposition 2): the curve's metric speed is bounded by the
-//! pose derivatives' enclosures ([`metric_speed_bound`]), so the arc length from the
+//! A second ball comes from the arc length of the motion (§5, the idea of Proposition
+//! 2): the curve's metric speed is bounded by the pose derivatives' enclosures
+//! ([`metric_speed_bound`] against a still obstacle, [`relative_metric_speed_bound`]
+//! against another link), so the arc length from the
 //! cell's middle to either end is at most `speed · h/2`, and the ball of that radius
 //! around the pose at the middle holds the curve (metric distance never exceeds arc
 //! length). Proposition 2's own ball, built from the same arc length ℓ and a curvature
@@ -71,6 +72,28 @@ pub fn metric_speed_bound(metric: &ObjectMetric, jet: &LinkJet, origin: &Isometr
     for k in 0..3 {
         let axis = placed.rotation.mul_f64_vector(&metric.axes.column(k).into_owned());
         speed_sq += metric.moments[k] * bound_sq(&jet.rotation_rate.mul_vector(&axis));
+    }
+    let speed = speed_sq.sqrt() * (1.0 + 1e-12);
+    if speed.is_finite() { speed } else { Real::INFINITY }
+}
+
+/// As [`metric_speed_bound`], seen from another link's frame (`fixed`, moving too): a
+/// body point's velocity relative to it is `ṗ - Ω_F (p - t_F) - ṫ_F` with the other
+/// link's spin `Ω_F = Ṙ_F R_Fᵀ`, and an axis turns at `Ṙ u - Ω_F R u` (the frame's own
+/// rotation does not change lengths).
+pub fn relative_metric_speed_bound(metric: &ObjectMetric, jet: &LinkJet, origin: &Isometry3, fixed: &LinkJet) -> Real {
+    let placed = IntervalPose::from_isometry(origin);
+    let bound_sq = |v: &IntervalVector3| -> Real { v.0.iter().map(|x| x.mag() * x.mag()).sum() };
+    let pose = &jet.enclosure.pose;
+    let spin = fixed.rotation_rate.mul(&fixed.enclosure.pose.rotation.transpose());
+    let barycenter = placed.transform_point(&metric.barycenter);
+    let at = pose.rotation.mul_vector(&barycenter) + pose.translation;
+    let velocity = jet.rotation_rate.mul_vector(&barycenter) + jet.translation_rate - spin.mul_vector(&(at - fixed.enclosure.pose.translation)) - fixed.translation_rate;
+    let mut speed_sq = metric.mass * bound_sq(&velocity);
+    for k in 0..3 {
+        let axis = placed.rotation.mul_f64_vector(&metric.axes.column(k).into_owned());
+        let turn = jet.rotation_rate.mul_vector(&axis) - spin.mul_vector(&pose.rotation.mul_vector(&axis));
+        speed_sq += metric.moments[k] * bound_sq(&turn);
     }
     let speed = speed_sq.sqrt() * (1.0 + 1e-12);
     if speed.is_finite() { speed } else { Real::INFINITY }

@@ -217,6 +217,10 @@ impl IntervalMatrix3 {
     }
 
     /// `{A v}` for every `A` in `self`, `v` in `v`, rounded outwards.
+    pub fn transpose(&self) -> Self {
+        IntervalMatrix3(std::array::from_fn(|i| std::array::from_fn(|j| self.0[j][i])))
+    }
+
     pub fn mul_vector(&self, v: &IntervalVector3) -> IntervalVector3 {
         IntervalVector3(std::array::from_fn(|i| dot(self.row(i), v.0)))
     }
