@@ -143,6 +143,23 @@ fn brute_distance(pa: &[Point3], pose_a: &Isometry3, pb: &[Point3], pose_b: &Iso
 
 // ---- checks shared by the tests ----
 
+/// Moves B along the closest points' line so that case `case % 5` is a pair
+/// overlapping by 1 µm (1), well apart (2), apart by at most 1 µm (3), overlapping by at
+/// most 0.1 µm (4), or as placed (0).
+fn move_to_gap(case: usize, cp: &gjk::ClosestPoints, rng: &mut Rng, pb: &mut Isometry3) {
+    let shift = match case % 5 {
+        1 if cp.distance > 0.0 => Some(cp.distance - 1e-6),
+        2 if cp.distance > 0.0 => Some(cp.distance + rng.range(1e-3, 0.1)),
+        3 if cp.distance > 0.0 => Some(cp.distance + rng.range(1e-9, 1e-6)),
+        4 if cp.distance > 0.0 => Some(cp.distance - rng.range(1e-9, 1e-7)),
+        _ => None,
+    };
+    if let Some(s) = shift {
+        let nn = (cp.point_b - cp.point_a) / cp.distance;
+        pb.translation.vector -= nn * s;
+    }
+}
+
 fn gjk_distance(a: &ConvexPolyhedron, pa: &Isometry3, b: &ConvexPolyhedron, pb: &Isometry3) -> Real {
     gjk::closest_points(a, pa, b, pb).distance
 }
@@ -540,17 +557,7 @@ fn stress_random_pairs() {
         let pa = pose(Vector3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)), rng.rotation());
         let mut pb = pose(pa.translation.vector + rng.unit() * rng.range(0.3, 1.5), rng.rotation());
         let cp = gjk::closest_points(&a, &pa, &b, &pb);
-        let shift = match case % 5 {
-            1 if cp.distance > 0.0 => Some(cp.distance - 1e-6),
-            2 if cp.distance > 0.0 => Some(cp.distance + rng.range(1e-3, 0.1)),
-            3 if cp.distance > 0.0 => Some(cp.distance + rng.range(1e-9, 1e-6)),
-            4 if cp.distance > 0.0 => Some(cp.distance - rng.range(1e-9, 1e-7)),
-            _ => None,
-        };
-        if let Some(s) = shift {
-            let nn = (cp.point_b - cp.point_a) / cp.distance;
-            pb.translation.vector -= nn * s;
-        }
+        move_to_gap(case, &cp, &mut rng, &mut pb);
         let g = gjk_distance(&a, &pa, &b, &pb);
         for start in [None, Some(FeaturePair { a: random_feature(&mut rng, &a), b: random_feature(&mut rng, &b) })] {
             let r = closest_features(&a, &pa, &b, &pb, start);
@@ -613,17 +620,7 @@ fn stress_shapes() {
         let pa = pose(Vector3::zeros(), ra);
         let mut pb = pose(dir * rng.range(0.3, 1.2), rb);
         let cp = gjk::closest_points(a, &pa, b, &pb);
-        let shift = match case % 5 {
-            1 if cp.distance > 0.0 => Some(cp.distance - 1e-6),
-            2 if cp.distance > 0.0 => Some(cp.distance + rng.range(1e-3, 0.1)),
-            3 if cp.distance > 0.0 => Some(cp.distance + rng.range(1e-9, 1e-6)),
-            4 if cp.distance > 0.0 => Some(cp.distance - rng.range(1e-9, 1e-7)),
-            _ => None,
-        };
-        if let Some(s) = shift {
-            let nn = (cp.point_b - cp.point_a) / cp.distance;
-            pb.translation.vector -= nn * s;
-        }
+        move_to_gap(case, &cp, &mut rng, &mut pb);
         let g = gjk_distance(a, &pa, b, &pb);
         let starts = [None, Some(FeaturePair { a: random_feature(&mut rng, a), b: random_feature(&mut rng, b) }), if ia == ib { last } else { None }];
         for start in starts {

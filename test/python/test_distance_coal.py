@@ -52,6 +52,8 @@ import coal
 import numpy as np
 import pytest
 
+from test_collision_coal import quat_to_matrix
+
 TYPES = ("box", "sphere", "cylinder", "cone")
 MESHES = ("link0", "link1", "link2", "link3", "link4", "link5", "link6", "link7", "hand", "finger")
 
@@ -77,17 +79,6 @@ def random_quaternion(rng):
     q = rng.normal(size=4)
     return q / np.linalg.norm(q)
 
-
-def quat_to_matrix(q):
-    """Unit quaternion [x, y, z, w] -> rotation matrix."""
-    x, y, z, w = q
-    return np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-        ]
-    )
 
 
 def random_primitive(rng, name, position=(0.0, 0.0, 0.0)):
