@@ -8,8 +8,20 @@
 //! each pair of placed primitives intersects.
 //! `probe distances`: `{"pairs": [[object, object]]}` (scene-file objects, meshes too) ->
 //! the distance and closest points (world frame) of each pair.
+//! `probe convex`: `{"pairs": [[{"points": [[x, y, z]], "pose"}, {...}]]}` (convex hulls
+//! of point clouds, pose as in scene files) -> Lin–Canny's `distance`, closest points
+//! `point_a`, `point_b` (world frame), `penetrating` and `fallback`; the MTD by EPA on
+//! the vertex clouds (`depth`, `normal`, `depth_point_a`, `depth_point_b`; null when
+//! apart); and the exact MTD from the Minkowski difference's facets (`exact_depth`,
+//! `exact_normal`, `exact_point_a`, `exact_point_b`; null when apart or above
+//! `minkowski_facets::MAX_PAIRS` vertex pairs, where it would be EPA's).
+//! `probe penetration`: `{"pairs": [[object, object]]}` (scene-file objects) -> the MTD
+//! of each pair (`depth` null when apart), `normal` and the deepest points (world frame);
+//! convex pairs by `penetration_depth`, pairs with a mesh by `shape_penetration`.
 use ccd_guard::collision::{Body, CollisionWorld, StateChecker};
-use ccd_guard::math::{Point3, Real};
+use ccd_guard::math::{Isometry3, Point3, Real, Translation3, UnitQuaternion};
+use ccd_guard::query::closest_features::{closest_features, ConvexPolyhedron};
+use ccd_guard::query::penetration::{minkowski_facets, penetration_depth, polytope_penetration_exact, shape_penetration, Penetration, VertexCloud};
 use ccd_guard::query::triangle_triangle::triangles_intersect;
 use ccd_guard::robot::resources::ResourceResolver;
 use ccd_guard::robot::{srdf, urdf, Robot};
@@ -174,8 +186,96 @@ fn distances(request: &Value, resolver: &ResourceResolver) -> Value {
     json!({ "results": results })
 }
 
+/// `{"position": [x, y, z], "orientation": [x, y, z, w]}` (both optional; the
+/// quaternion is normalised).
+fn pose(v: Option<&Value>) -> Isometry3 {
+    let Some(v) = v else { return Isometry3::identity() };
+    let field = |name: &str, default: Vec<Real>| -> Vec<Real> {
+        v.get(name).map(|x| serde_json::from_value(x.clone()).unwrap_or_else(|e| fail(format!("pose.{name}: {e}")))).unwrap_or(default)
+    };
+    let (p, q) = (field("position", vec![0.0; 3]), field("orientation", vec![0.0, 0.0, 0.0, 1.0]));
+    if p.len() != 3 || q.len() != 4 {
+        fail(format!("bad pose {v}"));
+    }
+    let rotation = UnitQuaternion::new_normalize(nalgebra::Quaternion::new(q[3], q[0], q[1], q[2]));
+    Isometry3::from_parts(Translation3::new(p[0], p[1], p[2]), rotation)
+}
+
+fn penetration_json(p: Option<Penetration>) -> Value {
+    match p {
+        Some(p) => json!({
+            "depth": p.depth,
+            "normal": p.normal.as_slice(),
+            "point_a": p.point_a.coords.as_slice(),
+            "point_b": p.point_b.coords.as_slice(),
+        }),
+        None => json!({ "depth": null, "normal": null, "point_a": null, "point_b": null }),
+    }
+}
+
+fn convex(request: &Value) -> Value {
+    let pairs = request.get("pairs").and_then(Value::as_array).cloned().unwrap_or_default();
+    let results: Vec<Value> = pairs
+        .iter()
+        .map(|p| {
+            let objects = p.as_array().filter(|p| p.len() == 2).unwrap_or_else(|| fail(format!("pair {p} is not two objects")));
+            let [(va, pa), (vb, pb)] = [0, 1].map(|k| {
+                let points: Vec<[Real; 3]> = objects[k]
+                    .get("points")
+                    .map(|v| serde_json::from_value(v.clone()).unwrap_or_else(|e| fail(format!("points: {e}"))))
+                    .unwrap_or_else(|| fail(format!("object {} lacks 'points'", objects[k])));
+                (points.into_iter().map(Point3::from).collect::<Vec<_>>(), pose(objects[k].get("pose")))
+            });
+            let ha = ConvexPolyhedron::from_points(&va).unwrap_or_else(|e| fail(format!("hull of a: {e}")));
+            let hb = ConvexPolyhedron::from_points(&vb).unwrap_or_else(|e| fail(format!("hull of b: {e}")));
+            let cf = closest_features(&ha, &pa, &hb, &pb, None);
+            let epa = penetration_json(penetration_depth(&VertexCloud(&va), &pa, &VertexCloud(&vb), &pb));
+            let exact = if va.len() * vb.len() <= minkowski_facets::MAX_PAIRS {
+                penetration_json(polytope_penetration_exact(&va, &pa, &vb, &pb))
+            } else {
+                penetration_json(None)
+            };
+            json!({
+                "distance": cf.distance,
+                "point_a": cf.point_a.coords.as_slice(),
+                "point_b": cf.point_b.coords.as_slice(),
+                "penetrating": cf.penetrating,
+                "fallback": cf.fallback,
+                "depth": epa["depth"],
+                "normal": epa["normal"],
+                "depth_point_a": epa["point_a"],
+                "depth_point_b": epa["point_b"],
+                "exact_depth": exact["depth"],
+                "exact_normal": exact["normal"],
+                "exact_point_a": exact["point_a"],
+                "exact_point_b": exact["point_b"],
+            })
+        })
+        .collect();
+    json!({ "results": results })
+}
+
+fn penetration(request: &Value, resolver: &ResourceResolver) -> Value {
+    let pairs = request.get("pairs").and_then(Value::as_array).cloned().unwrap_or_default();
+    let mut meshes = HashMap::new();
+    let results: Vec<Value> = pairs
+        .iter()
+        .map(|p| {
+            let objects = p.as_array().filter(|p| p.len() == 2).unwrap_or_else(|| fail(format!("pair {p} is not two objects")));
+            let a = scene_object(&objects[0], &mut meshes, resolver);
+            let b = scene_object(&objects[1], &mut meshes, resolver);
+            let found = match (a.shape.as_support_map(), b.shape.as_support_map()) {
+                (Some(sa), Some(sb)) => penetration_depth(sa, &a.pose, sb, &b.pose),
+                _ => shape_penetration(&a.shape, &a.pose, &b.shape, &b.pose),
+            };
+            penetration_json(found)
+        })
+        .collect();
+    json!({ "results": results })
+}
+
 fn main() {
-    let command = std::env::args().nth(1).unwrap_or_else(|| fail("usage: probe fk|collide|tri_tri|primitives|distances < request.json".into()));
+    let command = std::env::args().nth(1).unwrap_or_else(|| fail("usage: probe fk|collide|tri_tri|primitives|distances|convex|penetration < request.json".into()));
     let mut input = String::new();
     std::io::stdin().read_to_string(&mut input).unwrap_or_else(|e| fail(e.to_string()));
     let request: Value = serde_json::from_str(&input).unwrap_or_else(|e| fail(format!("bad request: {e}")));
@@ -186,6 +286,8 @@ fn main() {
         "tri_tri" => tri_tri(&request),
         "primitives" => primitives(&request, &resolver),
         "distances" => distances(&request, &resolver),
+        "convex" => convex(&request),
+        "penetration" => penetration(&request, &resolver),
         other => fail(format!("unknown command {other}")),
     };
     println!("{answer}");

@@ -1,7 +1,7 @@
 //! The largest penetration depth within a contact event: the translational depth (MTD,
 //! seed 004's I(A,B) in space) of the pair's elements, maximised over the event's time
-//! interval by dense sampling and a golden-section refinement around the deepest
-//! sample.
+//! interval per element pair by dense sampling and a golden-section refinement around
+//! every local peak of the samples.
 use crate::collision::{Body, CollisionWorld};
 use crate::math::Real;
 use crate::motion::JointMotion;
@@ -12,32 +12,51 @@ const SAMPLES: usize = 64;
 /// Golden-section steps around the deepest sample (shrinks the bracket by 0.618 each).
 const REFINEMENTS: usize = 60;
 
-/// The deepest penetration of the two bodies at `time`: the largest depth over their
-/// checked element pairs, 0 where none intersect.
-pub fn depth_at(world: &CollisionWorld, motion: &JointMotion, a: Body, b: Body, time: Real) -> Real {
+/// The depth of one element pair at `time` (0 when apart).
+fn pair_depth_at(world: &CollisionWorld, motion: &JointMotion, (a, b): (usize, usize), time: Real) -> Real {
     let poses = world.robot.link_poses(&motion.positions_at(time));
-    let mut deepest: Real = 0.0;
-    for ea in world.elements.iter().filter(|e| e.body == a) {
-        for eb in world.elements.iter().filter(|e| e.body == b) {
-            let (pa, pb) = (world.element_pose(ea, &poses), world.element_pose(eb, &poses));
-            if let Some(p) = shape_penetration(&ea.shape, &pa, &eb.shape, &pb) {
-                deepest = deepest.max(p.depth);
+    let (ea, eb) = (&world.elements[a], &world.elements[b]);
+    let (pa, pb) = (world.element_pose(ea, &poses), world.element_pose(eb, &poses));
+    shape_penetration(&ea.shape, &pa, &eb.shape, &pb).map_or(0.0, |p| p.depth)
+}
+
+/// The deepest penetration of the two bodies at `time`: the largest depth over their
+/// element pairs, 0 where none intersect.
+pub fn depth_at(world: &CollisionWorld, motion: &JointMotion, a: Body, b: Body, time: Real) -> Real {
+    element_pairs(world, a, b).map(|pair| pair_depth_at(world, motion, pair, time)).fold(0.0, Real::max)
+}
+
+fn element_pairs(world: &CollisionWorld, a: Body, b: Body) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let of = move |body: Body| world.elements.iter().enumerate().filter(move |(_, e)| e.body == body).map(|(i, _)| i);
+    of(a).flat_map(move |i| of(b).map(move |j| (i, j)))
+}
+
+/// The largest depth of bodies `a` and `b` over times `[from, to]`, and when. Each
+/// element pair on its own (the bodies' depth is their maximum, which may peak more than
+/// once): dense samples, then every local peak of the samples refined.
+pub fn max_depth_over(world: &CollisionWorld, motion: &JointMotion, a: Body, b: Body, from: Real, to: Real) -> (Real, Real) {
+    let mut best = (0.0, from);
+    for pair in element_pairs(world, a, b) {
+        let depth = |t: Real| pair_depth_at(world, motion, pair, t);
+        let times: Vec<Real> = (0..=SAMPLES).map(|i| from + (to - from) * i as Real / SAMPLES as Real).collect();
+        let depths: Vec<Real> = times.iter().map(|&t| depth(t)).collect();
+        for k in 0..depths.len() {
+            let peak = depths[k] > 0.0 && (k == 0 || depths[k] >= depths[k - 1]) && (k == SAMPLES || depths[k] >= depths[k + 1]);
+            if !peak {
+                continue;
+            }
+            let found = refine_peak(&depth, times[k.saturating_sub(1)], times[(k + 1).min(SAMPLES)], (depths[k], times[k]));
+            if found.0 > best.0 {
+                best = found;
             }
         }
     }
-    deepest
+    best
 }
 
-/// The largest depth of bodies `a` and `b` over times `[from, to]`, and when.
-pub fn max_depth_over(world: &CollisionWorld, motion: &JointMotion, a: Body, b: Body, from: Real, to: Real) -> (Real, Real) {
-    let depth = |t: Real| depth_at(world, motion, a, b, t);
-    let times: Vec<Real> = (0..=SAMPLES).map(|i| from + (to - from) * i as Real / SAMPLES as Real).collect();
-    let depths: Vec<Real> = times.iter().map(|&t| depth(t)).collect();
-    let k = (0..depths.len()).max_by(|&i, &j| depths[i].total_cmp(&depths[j])).unwrap_or(0);
-    let mut best = (depths[k], times[k]);
-    // Golden section on the bracket around the deepest sample (the depth is unimodal
-    // there for a pair passing through each other).
-    let (mut lo, mut hi) = (times[k.saturating_sub(1)], times[(k + 1).min(SAMPLES)]);
+/// Golden-section search for the maximum of `depth` on `[lo, hi]`, starting from a
+/// known value `best` inside.
+fn refine_peak(depth: &impl Fn(Real) -> Real, mut lo: Real, mut hi: Real, mut best: (Real, Real)) -> (Real, Real) {
     let ratio = (5.0_f64.sqrt() - 1.0) / 2.0;
     let (mut x1, mut x2) = (hi - ratio * (hi - lo), lo + ratio * (hi - lo));
     let (mut f1, mut f2) = (depth(x1), depth(x2));

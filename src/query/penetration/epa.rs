@@ -313,6 +313,17 @@ pub(super) fn expand(diff: &Difference, seed: &[SupportPoint]) -> Option<Expansi
         let tolerance = (RELATIVE_TOLERANCE * upper.abs()).max(SCALE_TOLERANCE * scale);
         if upper - lower <= tolerance {
             converged = true;
+            // The nearest face holds the origin's projection (the nearest boundary point
+            // of a convex polytope lies on its nearest facet), so its witnesses are exact
+            // combinations of support points; an earlier face's clamped weights may not
+            // be. Take it when its own direction separates as well as the best.
+            if h - lower <= tolerance {
+                let (mut pa, mut pb) = poly.witness(&face);
+                let error = (pa - pb - n * h) * 0.5;
+                pa -= error;
+                pb += error;
+                best = Some(Expansion { normal: n, height: h, lower, point_a: pa, point_b: pb, iterations, converged: true });
+            }
             break;
         }
         // (`s` is no vertex: every vertex lies below the face's plane, `s` above it.)

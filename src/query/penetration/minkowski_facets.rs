@@ -120,7 +120,9 @@ pub fn polytope_penetration_exact(a: &[Point3], pose_a: &Isometry3, b: &[Point3]
             *lk = (p[(k + 1) % 3] - target).cross(&(p[(k + 2) % 3] - target)).dot(n);
         }
         let sum: Real = l.iter().sum();
-        if !(sum > 0.0 && sum.is_finite()) {
+        // The facet may wind either way (the hull was taken in whitened coordinates): the
+        // ratios l/sum are the barycentric coordinates whatever the sign.
+        if !(sum != 0.0 && sum.is_finite()) {
             continue;
         }
         let l = l.map(|x| x / sum);
