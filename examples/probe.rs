@@ -169,7 +169,8 @@ fn scene_object(object: &Value, meshes: &mut HashMap<String, Shape>, resolver: &
     Obstacle { shape: meshes[&key].clone(), ..placed }
 }
 
-fn distances(request: &Value, resolver: &ResourceResolver) -> Value {
+/// Each pair of scene-file objects in `request["pairs"]`, answered by `answer`.
+fn object_pairs(request: &Value, resolver: &ResourceResolver, mut answer: impl FnMut(&Obstacle, &Obstacle, &Value) -> Value) -> Value {
     let pairs = request.get("pairs").and_then(Value::as_array).cloned().unwrap_or_default();
     let mut meshes = HashMap::new();
     let results: Vec<Value> = pairs
@@ -178,12 +179,17 @@ fn distances(request: &Value, resolver: &ResourceResolver) -> Value {
             let objects = p.as_array().filter(|p| p.len() == 2).unwrap_or_else(|| fail(format!("pair {p} is not two objects")));
             let a = scene_object(&objects[0], &mut meshes, resolver);
             let b = scene_object(&objects[1], &mut meshes, resolver);
-            let cp = shape_distance(&a.shape, &a.pose, &b.shape, &b.pose, Real::INFINITY)
-                .unwrap_or_else(|| fail(format!("no distance for pair {p}")));
-            json!({ "distance": cp.distance, "point_a": cp.point_a.coords.as_slice(), "point_b": cp.point_b.coords.as_slice() })
+            answer(&a, &b, p)
         })
         .collect();
     json!({ "results": results })
+}
+
+fn distances(request: &Value, resolver: &ResourceResolver) -> Value {
+    object_pairs(request, resolver, |a, b, p| {
+        let cp = shape_distance(&a.shape, &a.pose, &b.shape, &b.pose, Real::INFINITY).unwrap_or_else(|| fail(format!("no distance for pair {p}")));
+        json!({ "distance": cp.distance, "point_a": cp.point_a.coords.as_slice(), "point_b": cp.point_b.coords.as_slice() })
+    })
 }
 
 /// `{"position": [x, y, z], "orientation": [x, y, z, w]}` (both optional; the
@@ -256,22 +262,7 @@ fn convex(request: &Value) -> Value {
 }
 
 fn penetration(request: &Value, resolver: &ResourceResolver) -> Value {
-    let pairs = request.get("pairs").and_then(Value::as_array).cloned().unwrap_or_default();
-    let mut meshes = HashMap::new();
-    let results: Vec<Value> = pairs
-        .iter()
-        .map(|p| {
-            let objects = p.as_array().filter(|p| p.len() == 2).unwrap_or_else(|| fail(format!("pair {p} is not two objects")));
-            let a = scene_object(&objects[0], &mut meshes, resolver);
-            let b = scene_object(&objects[1], &mut meshes, resolver);
-            let found = match (a.shape.as_support_map(), b.shape.as_support_map()) {
-                (Some(sa), Some(sb)) => penetration_depth(sa, &a.pose, sb, &b.pose),
-                _ => shape_penetration(&a.shape, &a.pose, &b.shape, &b.pose),
-            };
-            penetration_json(found)
-        })
-        .collect();
-    json!({ "results": results })
+    object_pairs(request, resolver, |a, b, _| penetration_json(shape_penetration(&a.shape, &a.pose, &b.shape, &b.pose)))
 }
 
 fn main() {

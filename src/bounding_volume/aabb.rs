@@ -36,6 +36,12 @@ impl Aabb {
         Aabb::new(self.mins.inf(&other.mins), self.maxs.sup(&other.maxs))
     }
 
+    /// The distance between the two boxes (0 when they overlap): a lower bound of the
+    /// distance of anything they hold.
+    pub fn distance(&self, other: &Aabb) -> Real {
+        (self.mins - other.maxs).sup(&(other.mins - self.maxs)).map(|g| g.max(0.0)).norm()
+    }
+
     /// Closed-interval overlap on all three axes.
     pub fn intersects(&self, other: &Aabb) -> bool {
         (0..3).all(|i| self.mins[i] <= other.maxs[i] && other.mins[i] <= self.maxs[i])

@@ -20,12 +20,7 @@ fn pair_depth_at(world: &CollisionWorld, motion: &JointMotion, (a, b): (usize, u
     shape_penetration(&ea.shape, &pa, &eb.shape, &pb).map_or(0.0, |p| p.depth)
 }
 
-/// The deepest penetration of the two bodies at `time`: the largest depth over their
-/// element pairs, 0 where none intersect.
-pub fn depth_at(world: &CollisionWorld, motion: &JointMotion, a: Body, b: Body, time: Real) -> Real {
-    element_pairs(world, a, b).map(|pair| pair_depth_at(world, motion, pair, time)).fold(0.0, Real::max)
-}
-
+/// The element pairs of two bodies.
 fn element_pairs(world: &CollisionWorld, a: Body, b: Body) -> impl Iterator<Item = (usize, usize)> + '_ {
     let of = move |body: Body| world.elements.iter().enumerate().filter(move |(_, e)| e.body == body).map(|(i, _)| i);
     of(a).flat_map(move |i| of(b).map(move |j| (i, j)))

@@ -12,7 +12,7 @@
 //! comes with it. The bound is first order in the cell's length, so a pair that keeps
 //! its distance while moving (sliding along a wall) costs cells in proportion to
 //! length / tolerance: the tolerance is relative as well as absolute.
-use super::world_distance::{checked_element_pairs, pair_distance, pair_distance_tracked, ElementHulls, PairDistance};
+use super::world_distance::{body_pose, checked_element_pairs, pair_distance, pair_distance_tracked, ElementHulls, PairDistance};
 use crate::query::closest_features::WarmStart;
 use crate::ccd::conservative_advancement::{motion_bound, BoundingBall};
 use crate::ccd::element_motion::{element_relative_pose, poses_at};
@@ -114,11 +114,11 @@ impl<'w> ClearanceSearch<'w> {
                 .iter()
                 .map(|e| match e.body {
                     Body::Link(l) => links[l].pose.obb_aabb(&e.body_obb),
-                    Body::Obstacle(_) => e.body_obb.transformed_aabb(&crate::math::Isometry3::identity()),
+                    Body::Obstacle(_) => e.body_obb.transformed_aabb(&body_pose(e.body, &[])),
                 })
                 .collect();
             for (p, &(a, b)) in pairs.iter().enumerate() {
-                let gap = (boxes[a].mins - boxes[b].maxs).sup(&(boxes[b].mins - boxes[a].maxs)).map(|g| g.max(0.0)).norm();
+                let gap = boxes[a].distance(&boxes[b]);
                 queue.push(Reverse(Cell { bound: gap * (1.0 - 1e-12), pair: p as u32, segment: k as u32, lo: 0.0, hi: segment.duration, evaluated: false }));
             }
         }

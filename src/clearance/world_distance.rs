@@ -7,7 +7,7 @@
 //! its hull, so a hull distance at or above the cutoff ends the query, and for two
 //! boxes it is the answer.
 use crate::collision::{Body, CollisionWorld};
-use crate::math::{Isometry3, Point3, Real, Vector3};
+use crate::math::{Isometry3, Point3, Real};
 use crate::query::closest_features::{closest_features_cached, ConvexPolyhedron, WarmStart};
 use crate::query::distance::shape_distance;
 use crate::shape::Shape;
@@ -49,20 +49,12 @@ impl ElementHulls {
             .iter()
             .map(|e| match &e.shape {
                 Shape::TriMesh(m) => ConvexPolyhedron::from_points(m.vertices()).ok().map(|h| (h, false)),
-                Shape::Cuboid(c) => {
-                    let h = c.half_extents;
-                    let corners: Vec<Point3> = (0..8).map(|k| Point3::from(h.component_mul(&Vector3::new(sign(k, 0), sign(k, 1), sign(k, 2))))).collect();
-                    ConvexPolyhedron::from_points(&corners).ok().map(|h| (h, true))
-                }
+                Shape::Cuboid(_) => ConvexPolyhedron::from_points(&e.local_obb.corners()).ok().map(|h| (h, true)),
                 _ => None,
             })
             .collect();
         Self { hulls }
     }
-}
-
-fn sign(k: usize, bit: usize) -> Real {
-    if k >> bit & 1 == 1 { 1.0 } else { -1.0 }
 }
 
 /// As [`pair_distance`], with the hull-to-hull test first (warm started from `cache`,
@@ -102,8 +94,7 @@ pub fn world_distance(world: &CollisionWorld, pairs: &[(usize, usize)], link_pos
     let mut ordered: Vec<(Real, (usize, usize))> = pairs
         .iter()
         .map(|&(a, b)| {
-            let gap = (boxes[a].mins - boxes[b].maxs).sup(&(boxes[b].mins - boxes[a].maxs)).map(|g| g.max(0.0)).norm();
-            (gap, (a, b))
+            (boxes[a].distance(&boxes[b]), (a, b))
         })
         .collect();
     ordered.sort_by(|x, y| x.0.total_cmp(&y.0));
@@ -124,7 +115,7 @@ pub fn world_distance(world: &CollisionWorld, pairs: &[(usize, usize)], link_pos
 
 /// The pose of a body's frame: a link's pose, or the world frame for obstacles (whose
 /// element boxes are given in the world frame).
-fn body_pose(body: Body, link_poses: &[Isometry3]) -> Isometry3 {
+pub(super) fn body_pose(body: Body, link_poses: &[Isometry3]) -> Isometry3 {
     match body {
         Body::Link(l) => link_poses[l],
         Body::Obstacle(_) => Isometry3::identity(),

@@ -53,6 +53,9 @@ import coal
 import numpy as np
 import pytest
 
+from test_collision_coal import quat_to_matrix
+from test_distance_coal import Worst as DistanceWorst
+
 N_SEPARATED = 6000
 N_INTERSECTING = 4000  # half deep, half shallow
 N_CLOUDS = 2500  # distinct point clouds the pairs draw from (each at its own random pose)
@@ -73,17 +76,6 @@ def random_quaternion(rng):
     q = rng.normal(size=4)
     return q / np.linalg.norm(q)
 
-
-def quat_to_matrix(q):
-    """Unit quaternion [x, y, z, w] -> rotation matrix."""
-    x, y, z, w = q
-    return np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-        ]
-    )
 
 
 _DIRECTIONS = np.random.default_rng(0).normal(size=(10, 3))
@@ -292,27 +284,13 @@ def make_pairs(rng):
     return separated, intersecting
 
 
-class Worst:
-    """The largest value seen per quantity, with the pair that produced it."""
-
-    def __init__(self):
-        self.values: dict[str, tuple[float, object]] = {}
-
-    def add(self, key, value, pair):
-        if key not in self.values or value > self.values[key][0]:
-            self.values[key] = (float(value), pair)
-
-    def __getitem__(self, key):
-        return self.values.get(key, (0.0, None))[0]
+class Worst(DistanceWorst):
+    """The largest value seen per quantity, with the pair that produced it (as a
+    `probe convex` request)."""
 
     def pair(self, key):
         pair = self.values.get(key, (0.0, None))[1]
         return json.dumps({"pairs": [[wire(o) for o in pair]]}) if pair else "null"
-
-    def report(self, title):
-        print(f"\n{title}")
-        for key, (value, _) in sorted(self.values.items()):
-            print(f"  worst {key:<52s} {value:.3e}")
 
     def check(self, key, tol):
         assert self[key] <= tol, f"{key}: {self[key]:.3e} > {tol}; probe convex input: {self.pair(key)}"
