@@ -18,6 +18,10 @@
 //! `probe penetration`: `{"pairs": [[object, object]]}` (scene-file objects) -> the MTD
 //! of each pair (`depth` null when apart), `normal` and the deepest points (world frame);
 //! convex pairs by `penetration_depth`, pairs with a mesh by `shape_penetration`.
+//! `probe cdr`: `{"messages": [{"type": "pkg/msg/Name", "json": {..}} | {"type", "cdr": hex}]}`
+//! -> for each, the CDR payload (`cdr`, hex, with the encapsulation header) the node's
+//! transport writes for the message given as JSON, or the message (`json`) it reads from
+//! the given payload; `error` when it cannot.
 use ccd_guard::collision::{Body, CollisionWorld, StateChecker};
 use ccd_guard::math::{Isometry3, Point3, Real, Translation3, UnitQuaternion};
 use ccd_guard::query::closest_features::{closest_features, ConvexPolyhedron};
@@ -25,6 +29,7 @@ use ccd_guard::query::penetration::{minkowski_facets, penetration_depth, polytop
 use ccd_guard::query::triangle_triangle::triangles_intersect;
 use ccd_guard::robot::resources::ResourceResolver;
 use ccd_guard::robot::{srdf, urdf, Robot};
+use ccd_guard::ros::msg::json_codec_of;
 use ccd_guard::query::distance::shape_distance;
 use ccd_guard::query::intersection::intersection_point;
 use ccd_guard::scene::{load_scene, parse_scene, Obstacle, Scene};
@@ -265,8 +270,38 @@ fn penetration(request: &Value, resolver: &ResourceResolver) -> Value {
     object_pairs(request, resolver, |a, b, _| penetration_json(shape_penetration(&a.shape, &a.pose, &b.shape, &b.pose)))
 }
 
+fn cdr(request: &Value) -> Value {
+    let messages = request["messages"].as_array().unwrap_or_else(|| fail("cdr needs 'messages'".into()));
+    let results: Vec<Value> = messages
+        .iter()
+        .map(|m| {
+            let type_name = m["type"].as_str().unwrap_or_default();
+            let Some(codec) = json_codec_of(type_name) else {
+                return json!({ "error": format!("unknown message type '{type_name}'") });
+            };
+            let answer = match m.get("cdr").and_then(Value::as_str) {
+                Some(hex) => from_hex(hex).and_then(|bytes| (codec.cdr_to_json)(&bytes)).map(|text| json!({ "json": serde_json::from_str::<Value>(&text).expect("json") })),
+                None => (codec.json_to_cdr)(&m["json"].to_string()).map(|bytes| json!({ "cdr": to_hex(&bytes) })),
+            };
+            answer.unwrap_or_else(|e| json!({ "error": e }))
+        })
+        .collect();
+    json!({ "results": results })
+}
+
+fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn from_hex(hex: &str) -> Result<Vec<u8>, String> {
+    if hex.len() % 2 != 0 {
+        return Err("odd number of hex digits".into());
+    }
+    (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).map_err(|e| e.to_string())).collect()
+}
+
 fn main() {
-    let command = std::env::args().nth(1).unwrap_or_else(|| fail("usage: probe fk|collide|tri_tri|primitives|distances|convex|penetration < request.json".into()));
+    let command = std::env::args().nth(1).unwrap_or_else(|| fail("usage: probe fk|collide|tri_tri|primitives|distances|convex|penetration|cdr < request.json".into()));
     let mut input = String::new();
     std::io::stdin().read_to_string(&mut input).unwrap_or_else(|e| fail(e.to_string()));
     let request: Value = serde_json::from_str(&input).unwrap_or_else(|e| fail(format!("bad request: {e}")));
@@ -279,6 +314,7 @@ fn main() {
         "distances" => distances(&request, &resolver),
         "convex" => convex(&request),
         "penetration" => penetration(&request, &resolver),
+        "cdr" => cdr(&request),
         other => fail(format!("unknown command {other}")),
     };
     println!("{answer}");

@@ -23,5 +23,6 @@ pub mod motion;
 pub mod partitioning;
 pub mod query;
 pub mod robot;
+pub mod ros;
 pub mod scene;
 pub mod shape;

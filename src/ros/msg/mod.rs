@@ -1,0 +1,110 @@
+//! The ROS 2 messages the node sends and receives, as Rust types whose serde layout is
+//! the CDR layout rosidl generates from the `.msg` files (field order and types as in
+//! the message definitions; fixed arrays as Rust arrays, `T[]` and `T[<=N]` as `Vec`).
+//! `test/python/test_cdr_rosbags.py` holds every type here to rosbags' CDR, byte for byte.
+//!
+//! The types are named as in ROS (`JointTrajectory`, `PlanningScene`, ...) and grouped by
+//! the ROS package that defines them.
+pub mod geometry;
+pub mod moveit;
+pub mod sensor;
+pub mod shape;
+pub mod std;
+pub mod trajectory;
+pub mod verdict;
+pub mod visualization;
+
+pub use geometry::*;
+pub use moveit::*;
+pub use sensor::*;
+pub use shape::*;
+pub use self::std::*;
+pub use trajectory::*;
+pub use verdict::*;
+pub use visualization::*;
+
+/// A ROS message type: its ROS package and name.
+pub trait RosMessage: ros2_client::Message + Clone + Default + Send + 'static {
+    const PACKAGE: &'static str;
+    const NAME: &'static str;
+}
+
+/// Encoding to and decoding from CDR (with the encapsulation header) of one message
+/// type chosen at run time by its ROS name, through JSON: what the CDR probes use.
+#[derive(Clone, Copy)]
+pub struct JsonCodec {
+    pub json_to_cdr: fn(&str) -> Result<Vec<u8>, String>,
+    pub cdr_to_json: fn(&[u8]) -> Result<String, String>,
+}
+
+fn json_codec<T: RosMessage>() -> JsonCodec {
+    JsonCodec {
+        json_to_cdr: |json| {
+            let message: T = serde_json::from_str(json).map_err(|e| format!("{}: {e}", T::NAME))?;
+            super::cdr::to_cdr(&message)
+        },
+        cdr_to_json: |bytes| {
+            let message: T = super::cdr::from_cdr(bytes)?;
+            serde_json::to_string(&message).map_err(|e| e.to_string())
+        },
+    }
+}
+
+macro_rules! ros_messages {
+    ($($ty:ty => $package:literal, $name:literal;)*) => {
+        $(
+            impl ros2_client::Message for $ty {}
+            impl RosMessage for $ty {
+                const PACKAGE: &'static str = $package;
+                const NAME: &'static str = $name;
+            }
+        )*
+        /// The codec of the message type named `package/msg/Name` (services'
+        /// parts as `package/srv/Name_Request` and `_Response`).
+        pub fn json_codec_of(type_name: &str) -> Option<JsonCodec> {
+            $(
+                if type_name == concat!($package, "/msg/", $name)
+                    || type_name == concat!($package, "/srv/", $name) {
+                    return Some(json_codec::<$ty>());
+                }
+            )*
+            None
+        }
+    };
+}
+
+ros_messages! {
+    Time => "builtin_interfaces", "Time";
+    Duration => "builtin_interfaces", "Duration";
+    Header => "std_msgs", "Header";
+    ColorRgba => "std_msgs", "ColorRGBA";
+    StringMessage => "std_msgs", "String";
+    Point => "geometry_msgs", "Point";
+    Vector3 => "geometry_msgs", "Vector3";
+    Quaternion => "geometry_msgs", "Quaternion";
+    Pose => "geometry_msgs", "Pose";
+    TransformStamped => "geometry_msgs", "TransformStamped";
+    Polygon => "geometry_msgs", "Polygon";
+    JointState => "sensor_msgs", "JointState";
+    MultiDofJointState => "sensor_msgs", "MultiDOFJointState";
+    JointTrajectory => "trajectory_msgs", "JointTrajectory";
+    JointTrajectoryPoint => "trajectory_msgs", "JointTrajectoryPoint";
+    MultiDofJointTrajectory => "trajectory_msgs", "MultiDOFJointTrajectory";
+    SolidPrimitive => "shape_msgs", "SolidPrimitive";
+    Mesh => "shape_msgs", "Mesh";
+    Plane => "shape_msgs", "Plane";
+    CollisionObject => "moveit_msgs", "CollisionObject";
+    AttachedCollisionObject => "moveit_msgs", "AttachedCollisionObject";
+    RobotState => "moveit_msgs", "RobotState";
+    RobotTrajectory => "moveit_msgs", "RobotTrajectory";
+    DisplayTrajectory => "moveit_msgs", "DisplayTrajectory";
+    AllowedCollisionMatrix => "moveit_msgs", "AllowedCollisionMatrix";
+    PlanningSceneWorld => "moveit_msgs", "PlanningSceneWorld";
+    PlanningScene => "moveit_msgs", "PlanningScene";
+    Marker => "visualization_msgs", "Marker";
+    MarkerArray => "visualization_msgs", "MarkerArray";
+    Contact => "ccd_guard", "Contact";
+    CollisionVerdict => "ccd_guard", "CollisionVerdict";
+    CheckTrajectoryRequest => "ccd_guard", "CheckTrajectory_Request";
+    CheckTrajectoryResponse => "ccd_guard", "CheckTrajectory_Response";
+}
