@@ -9,16 +9,19 @@
 //! - [`clearance_plot`]: the clearance over time as an SVG plot (`--plot`).
 //! - [`measures`]: the minimum clearance and penetration depths a report carries.
 //! - [`report`]: the contract's JSON report and its text form.
+//! - [`run`]: one check (method, then measures), for the CLI and the ROS node alike.
 pub mod certified_method;
 pub mod clearance_plot;
 pub mod inputs;
 pub mod measures;
 pub mod pipeline_method;
 pub mod report;
+pub mod run;
 pub mod sampled;
 
 pub use inputs::{CheckInput, InputFiles};
 pub use report::{ContactEvent, Report, Verdict};
+pub use run::{check_trajectory, CheckOptions, CheckOutcome};
 
 /// How a trajectory is checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

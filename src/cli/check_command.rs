@@ -1,14 +1,8 @@
 //! `ccd_guard check`.
 use ccd_guard::check::report::Report;
-use ccd_guard::ccd::PipelineOptions;
-use ccd_guard::certifier::certify::CertifyOptions;
-use ccd_guard::check::certified_method::check_certified;
-use ccd_guard::check::pipeline_method::check_pipeline;
-use ccd_guard::check::sampled::{check_sampled, SampledOptions};
 use ccd_guard::check::clearance_plot::plot_clearance;
-use ccd_guard::check::measures::{add_clearance, add_penetration_depths};
 use ccd_guard::clearance::clearance_profile;
-use ccd_guard::check::{CheckInput, InputFiles, Method};
+use ccd_guard::check::{check_trajectory, CheckInput, CheckOptions, CheckOutcome, InputFiles, Method};
 use ccd_guard::robot::resources::ResourceResolver;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -98,25 +92,8 @@ pub fn run(args: CheckArgs) -> i32 {
         Ok(input) => input,
         Err(e) => return fail(&args, e.to_string()),
     };
-    let pipeline_options = PipelineOptions { first_only: args.first_only, ..PipelineOptions::default() };
-    let (report, stats, certifier_stats) = match args.method {
-        Method::Sampled => {
-            let options = SampledOptions { resolution: args.resolution, first_only: args.first_only, tolerance: args.tolerance };
-            (check_sampled(&input, &options), None, None)
-        }
-        Method::Pipeline => {
-            let (report, stats) = check_pipeline(&input, &pipeline_options, args.tolerance);
-            (report, Some(stats), None)
-        }
-        Method::Certified => {
-            let options = CertifyOptions { tolerance: args.tolerance, ..CertifyOptions::default() };
-            let (report, stats, certifier) = check_certified(&input, &pipeline_options, &options);
-            (report, Some(stats), Some(certifier))
-        }
-    };
-    let mut report = report;
-    add_clearance(&mut report, &input);
-    add_penetration_depths(&mut report, &input, args.first_only);
+    let options = CheckOptions { method: args.method, tolerance: args.tolerance, resolution: args.resolution, first_only: args.first_only };
+    let CheckOutcome { report, pipeline_stats: stats, certifier_stats } = check_trajectory(&input, &options);
     if let Some(path) = &args.plot {
         let samples = clearance_profile(&input.world, &input.motion, PLOT_SAMPLES);
         if let Err(e) = plot_clearance(path, &samples, &input.motion.waypoint_times, &report) {

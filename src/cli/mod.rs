@@ -30,7 +30,8 @@ pub fn run(args: Vec<OsString>) -> i32 {
     // A bare `ccd_guard`, or one started by `ros2 run` with only ROS arguments, is the node.
     let first = args.get(1).and_then(|a| a.to_str());
     if first.is_none() || first == Some("--ros-args") {
-        return node(&[]);
+        let rest: Vec<String> = args.iter().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
+        return node(&rest);
     }
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
@@ -56,7 +57,6 @@ pub fn run(args: Vec<OsString>) -> i32 {
     }
 }
 
-fn node(_ros_args: &[String]) -> i32 {
-    eprintln!("ccd_guard: the ROS 2 node is not part of this build yet; use `ccd_guard check` or `ccd_guard demo`");
-    2
+fn node(ros_args: &[String]) -> i32 {
+    ccd_guard::ros::node::run(ros_args)
 }

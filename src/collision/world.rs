@@ -54,6 +54,8 @@ pub struct CollisionWorld {
     pub elements: Vec<Element>,
     /// `checked_links[a * n + b]`: whether links a and b are checked against each other.
     checked_links: Vec<bool>,
+    /// (link, obstacle) pairs never checked (an allowed collision matrix's entries).
+    allowed_link_obstacle: std::collections::HashSet<(usize, usize)>,
 }
 
 impl CollisionWorld {
@@ -89,7 +91,32 @@ impl CollisionWorld {
         for (o, object) in scene.objects.iter().enumerate() {
             elements.push(Element::new(Body::Obstacle(o), object.shape.clone(), object.pose));
         }
-        Self { robot, scene, elements, checked_links }
+        Self { robot, scene, elements, checked_links, allowed_link_obstacle: Default::default() }
+    }
+
+    /// Never checks the two named bodies against each other (MoveIt's allowed collision
+    /// matrix): two links, or a link and an object. Returns false when a name is neither.
+    pub fn allow_collision(&mut self, a: &str, b: &str) -> bool {
+        let body = |name: &str| {
+            self.robot.link_named(name).map(Body::Link).or_else(|| self.scene.objects.iter().position(|o| o.id == name).map(Body::Obstacle))
+        };
+        let n = self.robot.links.len();
+        match (body(a), body(b)) {
+            (Some(Body::Link(x)), Some(Body::Link(y))) => {
+                self.checked_links[x * n + y] = false;
+                self.checked_links[y * n + x] = false;
+            }
+            (Some(Body::Link(l)), Some(Body::Obstacle(_))) | (Some(Body::Obstacle(_)), Some(Body::Link(l))) => {
+                let object = if a == self.robot.links[l].name { b } else { a };
+                // Every obstacle of the object (an object may have several shapes).
+                for (o, _) in self.scene.objects.iter().enumerate().filter(|(_, ob)| ob.id == object) {
+                    self.allowed_link_obstacle.insert((l, o));
+                }
+            }
+            (Some(Body::Obstacle(_)), Some(Body::Obstacle(_))) => {}
+            _ => return false,
+        }
+        true
     }
 
     /// Whether the pair of bodies is ever checked.
@@ -97,7 +124,9 @@ impl CollisionWorld {
         match (a, b) {
             (Body::Obstacle(_), Body::Obstacle(_)) => false,
             (Body::Link(x), Body::Link(y)) => self.checked_links[x * self.robot.links.len() + y],
-            _ => true,
+            (Body::Link(l), Body::Obstacle(o)) | (Body::Obstacle(o), Body::Link(l)) => {
+                self.allowed_link_obstacle.is_empty() || !self.allowed_link_obstacle.contains(&(l, o))
+            }
         }
     }
 

@@ -31,11 +31,18 @@ pub fn parse_joint_state(text: &str, path: &Path) -> InputResult<JointState> {
         effort: Vec<Real>,
     }
     let file: File = serde_norway::from_str(text).map_err(|e| InputError::in_file(path, format!("malformed joint state: {e}")))?;
-    if file.name.len() != file.position.len() {
-        return Err(InputError::in_file(path, format!("{} names but {} positions", file.name.len(), file.position.len())).at("position"));
+    JointState::validated(file.name, file.position).map_err(|e| e.with_file(path))
+}
+
+impl JointState {
+    /// Names and positions that pair up, every position finite.
+    pub fn validated(name: Vec<String>, position: Vec<Real>) -> InputResult<Self> {
+        if name.len() != position.len() {
+            return Err(InputError::new(format!("{} names but {} positions", name.len(), position.len())).at("position"));
+        }
+        if let Some(k) = position.iter().position(|v| !v.is_finite()) {
+            return Err(InputError::new(format!("position of '{}' is not finite", name[k])).at("position"));
+        }
+        Ok(JointState { name, position })
     }
-    if let Some(k) = file.position.iter().position(|v| !v.is_finite()) {
-        return Err(InputError::in_file(path, format!("position of '{}' is not finite", file.name[k])).at("position"));
-    }
-    Ok(JointState { name: file.name, position: file.position })
 }

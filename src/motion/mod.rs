@@ -6,4 +6,4 @@ mod trajectory_file;
 
 pub use joint_motion::{JointMotion, Segment};
 pub use joint_state::{load_joint_state, parse_joint_state, JointState};
-pub use trajectory_file::{load_trajectory, parse_trajectory, Trajectory, TrajectoryPoint};
+pub use trajectory_file::{load_trajectory, parse_trajectory, validate_trajectory, RawPoint, Trajectory, TrajectoryPoint};

@@ -79,20 +79,41 @@ pub fn parse_trajectory(text: &str, path: &Path) -> InputResult<Trajectory> {
 }
 
 fn validate(file: TrajectoryFile) -> InputResult<Trajectory> {
-    let n = file.joint_names.len();
+    let points = file
+        .points
+        .into_iter()
+        .map(|p| RawPoint { positions: p.positions, velocities: p.velocities, accelerations: p.accelerations, time_from_start: p.time_from_start.seconds() })
+        .collect();
+    validate_trajectory(file.joint_names, points)
+}
+
+/// A point as a file or a `JointTrajectory` message gives it: empty velocities or
+/// accelerations mean none.
+pub struct RawPoint {
+    pub positions: Vec<Real>,
+    pub velocities: Vec<Real>,
+    pub accelerations: Vec<Real>,
+    pub time_from_start: Real,
+}
+
+/// A trajectory from its joint names and points, or a clear error that names the field:
+/// joints named once, as many finite values as joints, times that start at 0 or later
+/// and increase.
+pub fn validate_trajectory(joint_names: Vec<String>, raw_points: Vec<RawPoint>) -> InputResult<Trajectory> {
+    let n = joint_names.len();
     if n == 0 {
         return Err(InputError::new("joint_names is empty").at("joint_names"));
     }
-    for (i, name) in file.joint_names.iter().enumerate() {
-        if file.joint_names[..i].contains(name) {
+    for (i, name) in joint_names.iter().enumerate() {
+        if joint_names[..i].contains(name) {
             return Err(InputError::new(format!("joint '{name}' is named twice")).at("joint_names"));
         }
     }
-    if file.points.is_empty() {
+    if raw_points.is_empty() {
         return Err(InputError::new("the trajectory has no points").at("points"));
     }
-    let mut points = Vec::with_capacity(file.points.len());
-    for (i, p) in file.points.into_iter().enumerate() {
+    let mut points = Vec::with_capacity(raw_points.len());
+    for (i, p) in raw_points.into_iter().enumerate() {
         let field = |f: &str| format!("points[{i}].{f}");
         let check = |values: Vec<Real>, f: &str| -> InputResult<Option<Vec<Real>>> {
             if values.is_empty() && f != "positions" {
@@ -102,14 +123,14 @@ fn validate(file: TrajectoryFile) -> InputResult<Trajectory> {
                 return Err(InputError::new(format!("has {} values for {n} joint_names", values.len())).at(field(f)));
             }
             if let Some(k) = values.iter().position(|v| !v.is_finite()) {
-                return Err(InputError::new(format!("value {} for joint '{}' is not finite", values[k], file.joint_names[k])).at(field(f)));
+                return Err(InputError::new(format!("value {} for joint '{}' is not finite", values[k], joint_names[k])).at(field(f)));
             }
             Ok(Some(values))
         };
         let positions = check(p.positions, "positions")?.expect("positions are required");
         let velocities = check(p.velocities, "velocities")?;
         let accelerations = check(p.accelerations, "accelerations")?;
-        let time_from_start = p.time_from_start.seconds();
+        let time_from_start = p.time_from_start;
         if !time_from_start.is_finite() || time_from_start < 0.0 {
             return Err(InputError::new(format!("{time_from_start} is not a finite time >= 0")).at(field("time_from_start")));
         }
@@ -121,5 +142,5 @@ fn validate(file: TrajectoryFile) -> InputResult<Trajectory> {
         }
         points.push(TrajectoryPoint { positions, velocities, accelerations, time_from_start });
     }
-    Ok(Trajectory { joint_names: file.joint_names, points })
+    Ok(Trajectory { joint_names, points })
 }

@@ -11,4 +11,4 @@ pub mod srdf;
 pub mod urdf;
 
 pub use kinematics::JointPositions;
-pub use model::{CollisionElement, Joint, JointKind, Link, Mimic, Robot};
+pub use model::{CollisionElement, Joint, JointKind, Link, MeshSource, Mimic, Robot};

@@ -8,6 +8,16 @@ use std::collections::HashMap;
 pub struct CollisionElement {
     pub shape: Shape,
     pub origin: Isometry3,
+    /// Where a mesh came from, for displays (rviz mesh markers).
+    pub mesh_source: Option<MeshSource>,
+}
+
+/// A mesh's resource URI as rviz resolves it (`package://...`, or `file://` and the
+/// absolute path) and the scale the URDF gave it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeshSource {
+    pub uri: String,
+    pub scale: Vector3,
 }
 
 #[derive(Clone, Debug)]

@@ -1,7 +1,7 @@
 //! URDF into [`Robot`], with `urdf-rs` for the XML and [`resources`](super::resources)
 //! for the meshes.
 use super::mesh_file::load_mesh;
-use super::model::{CollisionElement, Joint, JointKind, Link, Mimic, Robot};
+use super::model::{CollisionElement, Joint, JointKind, Link, MeshSource, Mimic, Robot};
 use super::resources::ResourceResolver;
 use crate::error::{InputError, InputResult};
 use crate::math::{Isometry3, Real, Translation3, UnitQuaternion, Vector3};
@@ -57,7 +57,8 @@ fn build_robot(urdf: &urdf_rs::Robot, path: &Path, resolver: &ResourceResolver) 
         for (k, c) in l.collision.iter().enumerate() {
             let what = format!("link '{}' collision {k}", l.name);
             let shape = geometry(&c.geometry, &what, path, resolver, &mut mesh_cache)?;
-            collision.push(CollisionElement { shape, origin: pose(&c.origin, &what)? });
+            let mesh_source = mesh_source(&c.geometry, path, resolver);
+            collision.push(CollisionElement { shape, origin: pose(&c.origin, &what)?, mesh_source });
         }
         links.push(Link { name: l.name.clone(), collision });
     }
@@ -193,6 +194,18 @@ fn assign_variables(joints: &mut [Joint]) -> InputResult<Vec<usize>> {
         }
     }
     Ok(variables)
+}
+
+/// The display URI of a mesh geometry (its geometry has loaded, so it resolves).
+fn mesh_source(g: &urdf_rs::Geometry, urdf_path: &Path, resolver: &ResourceResolver) -> Option<MeshSource> {
+    let urdf_rs::Geometry::Mesh { filename, scale } = g else { return None };
+    let uri = if filename.starts_with("package://") {
+        filename.clone()
+    } else {
+        let path = resolver.resolve(filename, urdf_path).ok()?;
+        format!("file://{}", std::path::absolute(&path).unwrap_or(path).display())
+    };
+    Some(MeshSource { uri, scale: Vector3::from(scale.as_ref().map(|s| s.0).unwrap_or([1.0; 3])) })
 }
 
 fn geometry(

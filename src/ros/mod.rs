@@ -1,6 +1,20 @@
 //! The ROS 2 node: ccd_guard on the ROS graph, beside move_group.
 //!
-//! - [`msg`]: the messages it sends and receives, CDR-exact Rust types.
-//! - [`cdr`]: payload bytes as the transport writes and reads them.
+//! The data's path: [`node`] (the DDS transport, ros2-client) reads messages
+//! ([`msg`], in [`cdr`]) into the [`work_queue`]; a worker runs the [`guard`], which
+//! keeps the [`planning_scene`] in step with move_group, turns messages into checks
+//! ([`convert`]) and checks into verdicts and rviz [`markers`]. The command line
+//! ([`arguments`], [`names`]), the [`parameters`] and the environment ([`discovery`])
+//! configure it.
+pub mod arguments;
 pub mod cdr;
+pub mod convert;
+pub mod discovery;
+pub mod guard;
+pub mod markers;
 pub mod msg;
+pub mod names;
+pub mod node;
+pub mod parameters;
+pub mod planning_scene;
+pub mod work_queue;

@@ -1,0 +1,58 @@
+//! One check of a trajectory, whatever asks for it (the CLI's `check`, the ROS node):
+//! the chosen method, then the measures every report carries.
+use super::certified_method::check_certified;
+use super::measures::{add_clearance, add_penetration_depths};
+use super::pipeline_method::check_pipeline;
+use super::report::Report;
+use super::sampled::{check_sampled, SampledOptions};
+use super::{CheckInput, Method};
+use crate::ccd::{PipelineOptions, Statistics};
+use crate::certifier::certify::{CertifierStats, CertifyOptions};
+
+/// How to check: the contract's options.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CheckOptions {
+    pub method: Method,
+    /// The certifier's epsilon, metres.
+    pub tolerance: f64,
+    /// The sampled method's largest joint change between checked states.
+    pub resolution: f64,
+    /// Stop at the first contact.
+    pub first_only: bool,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        Self { method: Method::Certified, tolerance: 0.001, resolution: 0.01, first_only: false }
+    }
+}
+
+/// The report, with what the pipeline and the certifier counted (for `--stats`).
+pub struct CheckOutcome {
+    pub report: Report,
+    pub pipeline_stats: Option<Statistics>,
+    pub certifier_stats: Option<CertifierStats>,
+}
+
+/// Runs the method, then adds the minimum clearance and the penetration depths.
+pub fn check_trajectory(input: &CheckInput, options: &CheckOptions) -> CheckOutcome {
+    let pipeline_options = PipelineOptions { first_only: options.first_only, ..PipelineOptions::default() };
+    let (mut report, pipeline_stats, certifier_stats) = match options.method {
+        Method::Sampled => {
+            let sampled = SampledOptions { resolution: options.resolution, first_only: options.first_only, tolerance: options.tolerance };
+            (check_sampled(input, &sampled), None, None)
+        }
+        Method::Pipeline => {
+            let (report, stats) = check_pipeline(input, &pipeline_options, options.tolerance);
+            (report, Some(stats), None)
+        }
+        Method::Certified => {
+            let certify = CertifyOptions { tolerance: options.tolerance, ..CertifyOptions::default() };
+            let (report, stats, certifier) = check_certified(input, &pipeline_options, &certify);
+            (report, Some(stats), Some(certifier))
+        }
+    };
+    add_clearance(&mut report, input);
+    add_penetration_depths(&mut report, input, options.first_only);
+    CheckOutcome { report, pipeline_stats, certifier_stats }
+}

@@ -1,0 +1,315 @@
+//! What the node does with what it hears, apart from any transport: it keeps the
+//! planning scene, checks trajectories, and makes verdicts and markers. The transport
+//! ([`super::node`]) feeds it messages in arrival order and sends what it returns.
+use super::convert;
+use super::markers::contact_markers;
+use super::msg;
+use super::parameters::NodeParameters;
+use super::planning_scene::PlanningSceneState;
+use crate::check::{check_trajectory, CheckInput, CheckOptions, Method, Report};
+use crate::collision::{CollisionWorld, StateChecker};
+use crate::motion::{JointMotion, JointState};
+use crate::robot::resources::ResourceResolver;
+use crate::robot::{srdf, urdf};
+use crate::scene::{load_scene, Scene};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A trajectory to check, whatever brought it.
+#[derive(Clone, Debug)]
+pub struct TrajectoryJob {
+    /// The topic it came on, or the service.
+    pub source: String,
+    pub stamp: msg::Time,
+    /// Consecutive parts of one motion (a `DisplayTrajectory` has several).
+    pub parts: Vec<msg::JointTrajectory>,
+    /// Joint values for the joints the trajectory leaves out (else the latest
+    /// `joint_states`).
+    pub start_state: Option<msg::JointState>,
+    /// Multi-DOF joints the plan moves (not supported: the verdict says so).
+    pub multi_dof_joints: Vec<String>,
+    /// The method asked for; `None`: the node's parameter.
+    pub method: Option<Method>,
+}
+
+impl TrajectoryJob {
+    pub fn from_joint_trajectory(source: &str, trajectory: msg::JointTrajectory) -> Self {
+        Self { source: source.into(), stamp: trajectory.header.stamp, parts: vec![trajectory], start_state: None, multi_dof_joints: Vec::new(), method: None }
+    }
+
+    /// move_group's `DisplayTrajectory`: its parts in order, from `trajectory_start`.
+    pub fn from_display_trajectory(source: &str, display: msg::DisplayTrajectory) -> Self {
+        let stamp = display.trajectory.first().map(|t| t.joint_trajectory.header.stamp).unwrap_or_default();
+        let multi_dof_joints =
+            display.trajectory.iter().filter(|t| !t.multi_dof_joint_trajectory.points.is_empty()).flat_map(|t| t.multi_dof_joint_trajectory.joint_names.clone()).collect();
+        let start = display.trajectory_start.joint_state;
+        Self {
+            source: source.into(),
+            stamp,
+            parts: display.trajectory.into_iter().map(|t| t.joint_trajectory).collect(),
+            start_state: (!start.name.is_empty()).then_some(start),
+            multi_dof_joints,
+            method: None,
+        }
+    }
+
+    /// The `CheckTrajectory` service's request.
+    pub fn from_request(request: msg::CheckTrajectoryRequest) -> Result<Self, String> {
+        let method = match request.method.as_str() {
+            "" => None,
+            m => Some(<Method as clap::ValueEnum>::from_str(m, false).map_err(|_| format!("method '{m}' is not certified, pipeline or sampled"))?),
+        };
+        let start = request.start_state;
+        let mut job = Self::from_joint_trajectory("check_trajectory", request.trajectory);
+        job.start_state = (!start.name.is_empty()).then_some(start);
+        job.method = method;
+        Ok(job)
+    }
+}
+
+/// What a check gives the transport to send.
+pub struct CheckResult {
+    pub verdict: msg::CollisionVerdict,
+    pub markers: Option<msg::MarkerArray>,
+}
+
+/// The node's state and logic.
+pub struct Guard {
+    params: NodeParameters,
+    resolver: ResourceResolver,
+    /// `Err`: why there is no robot yet (no description, or a bad one).
+    scene: Result<PlanningSceneState, String>,
+    /// The world of the current scene, built on first use after a change.
+    world: Option<Arc<CollisionWorld>>,
+    /// Whether the latest joint state collided (the current-state check).
+    current_state_colliding: Option<bool>,
+}
+
+impl Guard {
+    /// The robot from the parameters (`robot_description`, else `urdf_file`), the SRDF
+    /// and the scene file. Without a robot the node still serves: each verdict is
+    /// `invalid` and says why, until `robot_description` brings one.
+    pub fn new(params: NodeParameters) -> Self {
+        let resolver = ResourceResolver::from_env(params.package_dirs.clone());
+        let mut guard = Self { params, resolver, scene: Err("no robot description yet (parameter robot_description or urdf_file, or the robot_description topic)".into()), world: None, current_state_colliding: None };
+        let urdf_text = match (&guard.params.robot_description, &guard.params.urdf_file) {
+            (Some(text), _) => Some((text.clone(), PathBuf::from("robot_description"))),
+            (None, Some(uri)) => match guard.read_uri(uri) {
+                Ok((text, path)) => Some((text, path)),
+                Err(e) => {
+                    guard.scene = Err(e);
+                    None
+                }
+            },
+            (None, None) => None,
+        };
+        if let Some((text, path)) = urdf_text {
+            guard.scene = guard.load_scene(&text, &path);
+        }
+        if let Err(e) = &guard.scene {
+            log::warn!("{e}");
+        }
+        guard
+    }
+
+    pub fn parameters(&self) -> &NodeParameters {
+        &self.params
+    }
+
+    fn read_uri(&self, uri: &str) -> Result<(String, PathBuf), String> {
+        let path = self.resolver.resolve(uri, Path::new("")).map_err(|e| format!("{uri}: {e}"))?;
+        let text = self.resolver.read_text(&path).map_err(|e| e.to_string())?;
+        Ok((text, path))
+    }
+
+    /// The planning scene of a URDF text: the robot, the SRDF's pairs, the scene file.
+    fn load_scene(&self, urdf_text: &str, urdf_path: &Path) -> Result<PlanningSceneState, String> {
+        let robot = urdf::parse_urdf(urdf_text, urdf_path, &self.resolver).map_err(|e| format!("robot description: {e}"))?;
+        let srdf = match (&self.params.robot_description_semantic, &self.params.srdf_file) {
+            (Some(text), _) => Some((text.clone(), PathBuf::from("robot_description_semantic"))),
+            (None, Some(uri)) => Some(self.read_uri(uri)?),
+            (None, None) => None,
+        };
+        let disabled = srdf.map(|(text, path)| srdf::parse_disabled_pairs(&text, &path).map_err(|e| e.to_string())).transpose()?;
+        let scene = match &self.params.scene_file {
+            Some(uri) => {
+                let path = self.resolver.resolve(uri, Path::new("")).map_err(|e| format!("scene_file {uri}: {e}"))?;
+                load_scene(&path, &self.resolver).map_err(|e| e.to_string())?
+            }
+            None => Scene::default(),
+        };
+        Ok(PlanningSceneState::new(robot, disabled, scene, &self.params.planning_frame))
+    }
+
+    /// A new URDF from the `robot_description` topic: it replaces the robot; the scene's
+    /// world objects and joint values start afresh from the parameters.
+    pub fn set_robot_description(&mut self, urdf_text: &str) -> Result<(), String> {
+        let scene = self.load_scene(urdf_text, Path::new("robot_description"))?;
+        log::info!("robot description: robot '{}' with {} links", scene.robot().name, scene.robot().links.len());
+        self.scene = Ok(scene);
+        self.world = None;
+        Ok(())
+    }
+
+    fn scene_mut(&mut self) -> Result<&mut PlanningSceneState, String> {
+        self.world = None;
+        self.scene.as_mut().map_err(|e| e.clone())
+    }
+
+    pub fn apply_collision_object(&mut self, object: &msg::CollisionObject) -> Result<(), String> {
+        self.scene_mut()?.apply_collision_object(object)
+    }
+
+    pub fn apply_planning_scene(&mut self, scene: &msg::PlanningScene) -> Result<(), String> {
+        self.scene_mut()?.apply_planning_scene(scene)
+    }
+
+    /// The latest joint values; with `check_current_state`, a verdict when the current
+    /// configuration starts or stops colliding (discrete check of one state).
+    pub fn update_joint_states(&mut self, state: &msg::JointState) -> Result<Option<msg::CollisionVerdict>, String> {
+        let scene = self.scene.as_mut().map_err(|e| e.clone())?;
+        scene.update_joints(&state.name, &state.position)?;
+        if !self.params.check_current_state {
+            return Ok(None);
+        }
+        let world = self.world()?;
+        let q = current_positions(&world, &self.scene.as_ref().expect("scene").current_state());
+        let mut checker = StateChecker::new(&world);
+        let contacts = checker.contacts(&q, true);
+        let colliding = !contacts.is_empty();
+        if self.current_state_colliding == Some(colliding) {
+            return Ok(None);
+        }
+        self.current_state_colliding = Some(colliding);
+        let mut report = Report::invalid("current_state", 0.0, String::new());
+        report.error = None;
+        report.verdict = if colliding { crate::check::Verdict::Collision } else { crate::check::Verdict::Uncertain };
+        report.contacts = contacts
+            .iter()
+            .map(|c| crate::check::ContactEvent {
+                link: world.robot.links[c.link].name.clone(),
+                other: world.body_name(c.other).to_string(),
+                time_of_contact: 0.0,
+                time_of_separation: None,
+                point: c.point.coords.into(),
+                normal: None,
+                max_penetration_depth: None,
+            })
+            .collect();
+        report.time_of_contact = colliding.then_some(0.0);
+        if colliding {
+            log::warn!("current state: {} touches {}", report.contacts[0].link, report.contacts[0].other);
+        }
+        Ok(Some(self.verdict_message(&report, "joint_states", state.header.stamp)))
+    }
+
+    fn world(&mut self) -> Result<Arc<CollisionWorld>, String> {
+        if self.world.is_none() {
+            let scene = self.scene.as_ref().map_err(|e| e.clone())?;
+            self.world = Some(Arc::new(scene.collision_world()));
+        }
+        Ok(self.world.clone().expect("built"))
+    }
+
+    /// Checks a trajectory: the verdict (invalid, and why, for anything wrong with the
+    /// input) and, when it collides and markers are on, the markers.
+    pub fn check(&mut self, job: &TrajectoryJob) -> CheckResult {
+        let options = CheckOptions { method: job.method.unwrap_or(self.params.check.method), ..self.params.check };
+        let started = std::time::Instant::now();
+        let outcome = self.prepare(job).map(|input| {
+            let report = check_trajectory(&input, &options).report;
+            (input, report)
+        });
+        match outcome {
+            Ok((input, report)) => {
+                let markers = (self.params.publish_markers).then(|| contact_markers(&input, &report, self.planning_frame()));
+                CheckResult { verdict: self.verdict_message(&report, &job.source, job.stamp), markers }
+            }
+            Err(error) => {
+                log::warn!("{}: invalid trajectory: {error}", job.source);
+                let mut report = Report::invalid(options.method.name(), options.tolerance, error);
+                report.elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
+                CheckResult { verdict: self.verdict_message(&report, &job.source, job.stamp), markers: None }
+            }
+        }
+    }
+
+    /// The world and the motion of a job, or why not.
+    fn prepare(&mut self, job: &TrajectoryJob) -> Result<CheckInput, String> {
+        if !job.multi_dof_joints.is_empty() {
+            return Err(format!("multi-DOF joints are not supported: {:?}", job.multi_dof_joints));
+        }
+        let world = self.world()?;
+        let trajectory = concatenate(&job.parts)?;
+        let trajectory = convert::trajectory(&trajectory).map_err(|e| e.to_string())?;
+        let scene = self.scene.as_ref().map_err(|e| e.clone())?;
+        let mut start = scene.current_state();
+        if let Some(given) = &job.start_state {
+            let given = convert::joint_state(given).map_err(|e| format!("start state: {e}"))?;
+            merge(&mut start, &given);
+        }
+        let motion = JointMotion::new(&world.robot, &trajectory, Some(&start)).map_err(|e| e.to_string())?;
+        if motion.waypoints.is_empty() {
+            return Err("the trajectory has no points".into());
+        }
+        Ok(CheckInput { world: (*world).clone(), motion })
+    }
+
+    fn planning_frame(&self) -> &str {
+        self.scene.as_ref().map(|s| s.planning_frame()).unwrap_or("")
+    }
+
+    fn verdict_message(&self, report: &Report, source: &str, stamp: msg::Time) -> msg::CollisionVerdict {
+        let header = msg::Header { stamp: msg::Time::now(), frame_id: self.planning_frame().to_string() };
+        convert::verdict(report, header, source, stamp)
+    }
+}
+
+/// The joint vector of the current state (defaults where it says nothing).
+fn current_positions(world: &CollisionWorld, state: &JointState) -> Vec<f64> {
+    let mut q = world.robot.default_positions();
+    for (name, value) in state.name.iter().zip(&state.position) {
+        if let Some(v) = world.robot.variable_of_joint(name) {
+            q[v] = *value;
+        }
+    }
+    q
+}
+
+fn merge(into: &mut JointState, from: &JointState) {
+    for (name, value) in from.name.iter().zip(&from.position) {
+        match into.name.iter().position(|n| n == name) {
+            Some(k) => into.position[k] = *value,
+            None => {
+                into.name.push(name.clone());
+                into.position.push(*value);
+            }
+        }
+    }
+}
+
+/// Consecutive parts as one trajectory: each part's times follow the previous part's
+/// end; a part that starts where the previous one ended drops that repeated point.
+fn concatenate(parts: &[msg::JointTrajectory]) -> Result<msg::JointTrajectory, String> {
+    let mut parts = parts.iter().filter(|p| !p.points.is_empty());
+    let Some(first) = parts.next() else {
+        return Err("the trajectory has no points".into());
+    };
+    let mut whole = first.clone();
+    for part in parts {
+        if part.joint_names != whole.joint_names {
+            return Err(format!("the plan's parts move different joints ({:?}, then {:?})", whole.joint_names, part.joint_names));
+        }
+        let offset = whole.points.last().expect("non-empty").time_from_start.seconds();
+        for (k, point) in part.points.iter().enumerate() {
+            let last = whole.points.last().expect("non-empty");
+            if k == 0 && point.time_from_start.seconds() == 0.0 && point.positions == last.positions {
+                continue;
+            }
+            let mut point = point.clone();
+            point.time_from_start = msg::Duration::from_seconds(offset + point.time_from_start.seconds());
+            whole.points.push(point);
+        }
+    }
+    Ok(whole)
+}

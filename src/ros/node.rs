@@ -1,0 +1,371 @@
+//! The DDS transport (ros2-client on RustDDS): the node's topics and service on the ROS
+//! graph. One thread does all DDS I/O and never waits on a check; a worker thread runs
+//! the [`Guard`] over the [`WorkQueue`] and hands back what to send.
+use super::arguments::RosArguments;
+use super::discovery::{Discovery, DiscoveryRange};
+use super::guard::{CheckResult, Guard, TrajectoryJob};
+use super::msg::{self, RosMessage};
+use super::names::NodeNames;
+use super::parameters::NodeParameters;
+use super::work_queue::{Pushed, Work, WorkQueue};
+use ros2_client::dds::rustdds::mio1::{Events, Interest, Poll, Token, Waker};
+use ros2_client::dds::rustdds::DomainParticipantBuilder;
+use ros2_client::qos::{Durability, History, WhenFull};
+use ros2_client::{Context, MessageTypeName, Name, Node, NodeName, NodeOptions, Publisher, QosProfile, Server, ServiceMapping, ServiceTypeName, Subscription};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The node's default name.
+pub const NODE_NAME: &str = "ccd_guard";
+
+/// Scene updates as the worker applies them.
+#[derive(Debug)]
+pub enum SceneUpdate {
+    RobotDescription(String),
+    CollisionObject(Box<msg::CollisionObject>),
+    PlanningScene(Box<msg::PlanningScene>),
+    JointState(msg::JointState),
+}
+
+type Call = (ros2_client::service::RmwRequestId, Result<TrajectoryJob, String>);
+type Queue = WorkQueue<SceneUpdate, TrajectoryJob, Call>;
+
+/// What the worker hands back to the DDS thread.
+enum Output {
+    Verdict(CheckResult),
+    Response(ros2_client::service::RmwRequestId, msg::CollisionVerdict),
+}
+
+/// Runs the node until the process is stopped; returns the exit status on a start-up
+/// error (bad arguments, parameters or environment: 2, with the reason on stderr).
+pub fn run(args: &[String]) -> i32 {
+    match start(args) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("ccd_guard node: {e}");
+            2
+        }
+    }
+}
+
+fn start(args: &[String]) -> Result<(), String> {
+    let arguments = RosArguments::parse(args)?;
+    let names = NodeNames::new(NODE_NAME, &arguments)?;
+    if let Some(level) = arguments.log_level(&names.name) {
+        log::set_max_level(level);
+    }
+    let params = NodeParameters::load(&arguments, &names)?;
+    let discovery = Discovery::from_env()?;
+    let queue: Arc<Queue> = Arc::new(WorkQueue::new(params.queue_size));
+    let mut transport = Transport::new(&names, &discovery, &params)?;
+    log::info!("{} on domain {} ({:?} discovery)", names.fully_qualified(), discovery.domain_id, discovery.range);
+    let (outputs, received) = mpsc::channel();
+    let waker = Arc::new(Waker::new(transport.poll.registry(), WAKE).map_err(|e| e.to_string())?);
+    let worker = {
+        let queue = queue.clone();
+        let waker = waker.clone();
+        std::thread::Builder::new()
+            .name("ccd_guard-worker".into())
+            .spawn(move || work(Guard::new(params), &queue, &outputs, &waker))
+            .map_err(|e| e.to_string())?
+    };
+    let result = transport.serve(&queue, &received);
+    queue.close();
+    let _ = worker.join();
+    result
+}
+
+/// The worker: applies updates and checks trajectories, in order.
+fn work(mut guard: Guard, queue: &Queue, outputs: &mpsc::Sender<Output>, waker: &Waker) {
+    let send = |output: Output| {
+        let _ = outputs.send(output);
+        let _ = waker.wake();
+    };
+    loop {
+        let Some(item) = queue.pop(Duration::from_millis(500)) else {
+            if queue.is_closed() {
+                return;
+            }
+            continue;
+        };
+        match item {
+            Work::Update(update) | Work::JointState(update) => {
+                let (what, result) = match update {
+                    SceneUpdate::RobotDescription(text) => ("robot_description", guard.set_robot_description(&text).map(|()| None)),
+                    SceneUpdate::CollisionObject(object) => ("collision_object", guard.apply_collision_object(&object).map(|()| None)),
+                    SceneUpdate::PlanningScene(scene) => ("monitored_planning_scene", guard.apply_planning_scene(&scene).map(|()| None)),
+                    SceneUpdate::JointState(state) => ("joint_states", guard.update_joint_states(&state)),
+                };
+                match result {
+                    Ok(Some(verdict)) => send(Output::Verdict(CheckResult { verdict, markers: None })),
+                    Ok(None) => {}
+                    Err(e) => log::warn!("{what}: {e}"),
+                }
+            }
+            Work::Trajectory(job) => send(Output::Verdict(guard.check(&job))),
+            Work::Call((id, job)) => {
+                let verdict = match job {
+                    Ok(job) => guard.check(&job).verdict,
+                    Err(e) => invalid_verdict("check_trajectory", &guard.parameters().check, e),
+                };
+                send(Output::Response(id, verdict));
+            }
+        }
+    }
+}
+
+/// An `invalid` verdict for input the node could not even read.
+fn invalid_verdict(source: &str, options: &crate::check::CheckOptions, error: String) -> msg::CollisionVerdict {
+    log::warn!("{source}: {error}");
+    let report = crate::check::Report::invalid(options.method.name(), options.tolerance, error);
+    super::convert::verdict(&report, msg::Header { stamp: msg::Time::now(), frame_id: String::new() }, source, msg::Time::default())
+}
+
+const PLANNED_TRAJECTORY: Token = Token(1);
+const DISPLAY_PLANNED_PATH: Token = Token(2);
+const JOINT_STATES: Token = Token(3);
+const ROBOT_DESCRIPTION: Token = Token(4);
+const COLLISION_OBJECT: Token = Token(5);
+const PLANNING_SCENE: Token = Token(6);
+const CHECK_TRAJECTORY: Token = Token(7);
+const WAKE: Token = Token(100);
+/// Samples taken from one reader per wake-up, at most (so one busy topic cannot starve
+/// the others).
+const TAKE_LIMIT: usize = 64;
+
+/// The DDS side: the node, its readers, writers and service.
+struct Transport {
+    _context: Context,
+    node: Node,
+    poll: Poll,
+    planned_trajectory: Subscription<msg::JointTrajectory>,
+    display_planned_path: Subscription<msg::DisplayTrajectory>,
+    joint_states: Subscription<msg::JointState>,
+    robot_description: Subscription<msg::StringMessage>,
+    collision_object: Subscription<msg::CollisionObject>,
+    planning_scene: Subscription<msg::PlanningScene>,
+    check_trajectory: Server<msg::CheckTrajectoryRequest, msg::CheckTrajectoryResponse>,
+    verdict: Publisher<msg::CollisionVerdict>,
+    markers: Publisher<msg::MarkerArray>,
+    check_options: crate::check::CheckOptions,
+    topic_names: Vec<String>,
+}
+
+/// ROS's default QoS for topics and services: reliable, volatile, keep last 10.
+fn default_qos() -> QosProfile {
+    QosProfile::publisher_default().reliability_reliable(WhenFull::DEFAULT).durability(Durability::Volatile).history(History::KeepLast { depth: 10 })
+}
+
+/// How service requests carry their identity: from the parameter, else as the RMW that
+/// the environment names does it.
+fn service_mapping(parameter: &str) -> ServiceMapping {
+    match parameter {
+        "cyclone" => ServiceMapping::Cyclone,
+        "basic" => ServiceMapping::Basic,
+        "enhanced" => ServiceMapping::Enhanced,
+        _ => match std::env::var("RMW_IMPLEMENTATION").as_deref() {
+            Ok("rmw_cyclonedds_cpp") => ServiceMapping::Cyclone,
+            _ => ServiceMapping::Enhanced,
+        },
+    }
+}
+
+impl Transport {
+    fn new(names: &NodeNames, discovery: &Discovery, params: &NodeParameters) -> Result<Self, String> {
+        let builder = DomainParticipantBuilder::new(discovery.domain_id);
+        let builder = match discovery.range {
+            DiscoveryRange::Localhost => builder.with_only_networks([std::net::Ipv4Addr::LOCALHOST]),
+            DiscoveryRange::Off => builder.with_only_networks(Vec::<std::net::IpAddr>::new()).same_host_loopback(false),
+            DiscoveryRange::Subnet => builder,
+        };
+        let participant = builder.build().map_err(|e| format!("DDS participant: {e}"))?;
+        let context = Context::from_domain_participant(participant).map_err(|e| format!("ROS context: {e}"))?;
+        let node_name = NodeName::new(&names.namespace, &names.name).map_err(|e| format!("node name: {e:?}"))?;
+        let mut node = context.new_node(node_name, NodeOptions::new().enable_rosout(true)).map_err(|e| format!("node: {e:?}"))?;
+        let qos = default_qos();
+        let latched = QosProfile::publisher_default().reliability_reliable(WhenFull::DEFAULT).durability(Durability::TransientLocal).history(History::KeepLast { depth: 1 });
+        let mut topic_names = Vec::new();
+        let mut subscribe = |node: &mut Node, topic: &str, type_package: &str, type_name: &str, qos: &QosProfile| -> Result<_, String> {
+            let resolved = names.resolve(topic)?;
+            topic_names.push(resolved.clone());
+            let name = Name::parse(&resolved).map_err(|e| format!("{resolved}: {e:?}"))?;
+            node.create_topic(&name, MessageTypeName::new(type_package, type_name), qos).map_err(|e| format!("topic {resolved}: {e:?}"))
+        };
+        fn reader<M: RosMessage>(node: &mut Node, topic: &ros2_client::dds::rustdds::Topic) -> Result<Subscription<M>, String> {
+            node.create_subscription::<M>(topic, None).map_err(|e| format!("subscription: {e:?}"))
+        }
+        let t = subscribe(&mut node, "planned_trajectory", "trajectory_msgs", "JointTrajectory", &qos)?;
+        let planned_trajectory = reader(&mut node, &t)?;
+        let t = subscribe(&mut node, "display_planned_path", "moveit_msgs", "DisplayTrajectory", &qos)?;
+        let display_planned_path = reader(&mut node, &t)?;
+        let t = subscribe(&mut node, "joint_states", "sensor_msgs", "JointState", &qos)?;
+        let joint_states = reader(&mut node, &t)?;
+        let t = subscribe(&mut node, "robot_description", "std_msgs", "String", &latched)?;
+        let robot_description = reader(&mut node, &t)?;
+        let t = subscribe(&mut node, "collision_object", "moveit_msgs", "CollisionObject", &qos)?;
+        let collision_object = reader(&mut node, &t)?;
+        let t = subscribe(&mut node, "monitored_planning_scene", "moveit_msgs", "PlanningScene", &qos)?;
+        let planning_scene = reader(&mut node, &t)?;
+        let t = subscribe(&mut node, "~/verdict", "ccd_guard", "CollisionVerdict", &qos)?;
+        let verdict = node.create_publisher(&t, None).map_err(|e| format!("publisher: {e:?}"))?;
+        let t = subscribe(&mut node, "~/markers", "visualization_msgs", "MarkerArray", &qos)?;
+        let markers = node.create_publisher(&t, None).map_err(|e| format!("publisher: {e:?}"))?;
+        let service = names.resolve("~/check_trajectory")?;
+        let service_name = Name::parse(&service).map_err(|e| format!("{service}: {e:?}"))?;
+        let check_trajectory = node
+            .create_server(service_mapping(&params.service_mapping), &service_name, &ServiceTypeName::new("ccd_guard", "CheckTrajectory"), qos.clone(), qos)
+            .map_err(|e| format!("service {service}: {e:?}"))?;
+        let mut transport = Self {
+            _context: context,
+            node,
+            poll: Poll::new().map_err(|e| e.to_string())?,
+            planned_trajectory,
+            display_planned_path,
+            joint_states,
+            robot_description,
+            collision_object,
+            planning_scene,
+            check_trajectory,
+            verdict,
+            markers,
+            check_options: params.check,
+            topic_names,
+        };
+        transport.register().map_err(|e| format!("poll: {e}"))?;
+        Ok(transport)
+    }
+
+    fn register(&mut self) -> std::io::Result<()> {
+        let registry = self.poll.registry();
+        registry.register(&mut self.planned_trajectory, PLANNED_TRAJECTORY, Interest::READABLE)?;
+        registry.register(&mut self.display_planned_path, DISPLAY_PLANNED_PATH, Interest::READABLE)?;
+        registry.register(&mut self.joint_states, JOINT_STATES, Interest::READABLE)?;
+        registry.register(&mut self.robot_description, ROBOT_DESCRIPTION, Interest::READABLE)?;
+        registry.register(&mut self.collision_object, COLLISION_OBJECT, Interest::READABLE)?;
+        registry.register(&mut self.planning_scene, PLANNING_SCENE, Interest::READABLE)?;
+        registry.register(&mut self.check_trajectory, CHECK_TRAJECTORY, Interest::READABLE)?;
+        Ok(())
+    }
+
+    /// The event loop: read what arrived, queue it, send what the worker made.
+    fn serve(&mut self, queue: &Queue, outputs: &mpsc::Receiver<Output>) -> Result<(), String> {
+        log::info!("{} serving: {}", self.node.fully_qualified_name(), self.topic_names.join(", "));
+        let mut events = Events::with_capacity(64);
+        loop {
+            self.poll.poll(&mut events, Some(Duration::from_millis(200))).map_err(|e| e.to_string())?;
+            // Edge-triggered: drain every reader on every wake-up (cheap when empty).
+            self.read_topics(queue);
+            self.read_calls(queue);
+            while let Ok(output) = outputs.try_recv() {
+                self.send(output);
+            }
+        }
+    }
+
+    fn read_topics(&mut self, queue: &Queue) {
+        let dropped_before = queue.dropped();
+        for (message, topic) in drain(&self.planned_trajectory, "planned_trajectory") {
+            match message {
+                Ok(m) => self.queue_trajectory(queue, TrajectoryJob::from_joint_trajectory(topic, m)),
+                Err(e) => self.publish_invalid(topic, e),
+            }
+        }
+        for (message, topic) in drain(&self.display_planned_path, "display_planned_path") {
+            match message {
+                Ok(m) => self.queue_trajectory(queue, TrajectoryJob::from_display_trajectory(topic, m)),
+                Err(e) => self.publish_invalid(topic, e),
+            }
+        }
+        let updates = drain(&self.joint_states, "joint_states")
+            .into_iter()
+            .map(|(m, t)| (m.map(SceneUpdate::JointState), t))
+            .chain(drain(&self.robot_description, "robot_description").into_iter().map(|(m, t)| (m.map(|s| SceneUpdate::RobotDescription(s.data)), t)))
+            .chain(drain(&self.collision_object, "collision_object").into_iter().map(|(m, t)| (m.map(|o| SceneUpdate::CollisionObject(Box::new(o))), t)))
+            .chain(drain(&self.planning_scene, "monitored_planning_scene").into_iter().map(|(m, t)| (m.map(|s| SceneUpdate::PlanningScene(Box::new(s))), t)))
+            .collect::<Vec<_>>();
+        for (update, topic) in updates {
+            match update {
+                Ok(u @ SceneUpdate::JointState(_)) => {
+                    queue.push(Work::JointState(u));
+                }
+                Ok(u) => {
+                    queue.push(Work::Update(u));
+                }
+                Err(e) => log::warn!("{topic}: {e}; ignored"),
+            }
+        }
+        let dropped = queue.dropped() - dropped_before;
+        if dropped > 0 {
+            log::warn!("queue full: dropped {dropped} older trajectories ({} so far)", queue.dropped());
+        }
+    }
+
+    fn queue_trajectory(&self, queue: &Queue, job: TrajectoryJob) {
+        if let (Pushed::Refused, _) = queue.push(Work::Trajectory(job)) {
+            log::warn!("queue full of service calls: trajectory dropped");
+        }
+    }
+
+    fn read_calls(&mut self, queue: &Queue) {
+        for _ in 0..TAKE_LIMIT {
+            match self.check_trajectory.receive_request() {
+                Ok(Some((id, request))) => {
+                    if let (Pushed::Refused, Some(Work::Call((id, _)))) = queue.push(Work::Call((id, TrajectoryJob::from_request(request)))) {
+                        let verdict = invalid_verdict("check_trajectory", &self.check_options, "busy: the queue is full of service calls".into());
+                        self.respond(id, verdict);
+                    }
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    let verdict = invalid_verdict("check_trajectory", &self.check_options, format!("unreadable request: {e:?}"));
+                    let _ = self.verdict.publish(verdict);
+                }
+            }
+        }
+    }
+
+    fn publish_invalid(&self, topic: &str, error: String) {
+        let verdict = invalid_verdict(topic, &self.check_options, error);
+        if let Err(e) = self.verdict.publish(verdict) {
+            log::error!("publishing a verdict: {e:?}");
+        }
+    }
+
+    fn respond(&self, id: ros2_client::service::RmwRequestId, verdict: msg::CollisionVerdict) {
+        if let Err(e) = self.check_trajectory.send_response(id, msg::CheckTrajectoryResponse { verdict }) {
+            log::error!("check_trajectory response: {e:?}");
+        }
+    }
+
+    fn send(&self, output: Output) {
+        match output {
+            Output::Verdict(result) => {
+                log::info!("{}: {}", result.verdict.source, result.verdict.verdict);
+                if let Err(e) = self.verdict.publish(result.verdict) {
+                    log::error!("publishing a verdict: {e:?}");
+                }
+                if let Some(markers) = result.markers
+                    && let Err(e) = self.markers.publish(markers)
+                {
+                    log::error!("publishing markers: {e:?}");
+                }
+            }
+            Output::Response(id, verdict) => self.respond(id, verdict),
+        }
+    }
+}
+
+/// The samples waiting in a reader (at most [`TAKE_LIMIT`]): each message, or why it
+/// could not be read (malformed CDR and the like).
+fn drain<M: RosMessage>(reader: &Subscription<M>, topic: &'static str) -> Vec<(Result<M, String>, &'static str)> {
+    let mut out = Vec::new();
+    for _ in 0..TAKE_LIMIT {
+        match reader.take() {
+            Ok(Some((message, _info))) => out.push((Ok(message), topic)),
+            Ok(None) => break,
+            Err(e) => out.push((Err(format!("unreadable message on {topic}: {e:?}")), topic)),
+        }
+    }
+    out
+}

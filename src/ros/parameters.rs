@@ -1,0 +1,209 @@
+//! The node's parameters: ROS params files (`--params-file`, the format `ros2 launch`
+//! writes), then `-p name:=value`, each later source overriding an earlier one.
+use super::arguments::RosArguments;
+use super::names::NodeNames;
+use crate::check::{CheckOptions, Method};
+use serde_norway::Value;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// What the node is configured with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeParameters {
+    /// The URDF as text (`robot_description`, as MoveIt's launch files pass it).
+    pub robot_description: Option<String>,
+    /// The SRDF as text (`robot_description_semantic`).
+    pub robot_description_semantic: Option<String>,
+    /// The URDF, SRDF and scene as files (a path or `package://` URI).
+    pub urdf_file: Option<String>,
+    pub srdf_file: Option<String>,
+    pub scene_file: Option<String>,
+    /// `NAME=DIR` package roots for `package://` URIs.
+    pub package_dirs: Vec<(String, PathBuf)>,
+    pub check: CheckOptions,
+    /// Trajectories waiting to be checked, at most; the oldest topic work is dropped first.
+    pub queue_size: usize,
+    /// Check the configuration of every `joint_states` message (discrete).
+    pub check_current_state: bool,
+    /// The planning frame: collision objects in it (or the URDF root link, or no frame)
+    /// are taken as they are. Empty: the URDF root link.
+    pub planning_frame: String,
+    pub publish_markers: bool,
+    /// `enhanced` (rmw_fastrtps, rmw_connextdds) or `cyclone` (rmw_cyclonedds): how
+    /// service requests carry their identity. Empty: from `RMW_IMPLEMENTATION`.
+    pub service_mapping: String,
+}
+
+impl Default for NodeParameters {
+    fn default() -> Self {
+        Self {
+            robot_description: None,
+            robot_description_semantic: None,
+            urdf_file: None,
+            srdf_file: None,
+            scene_file: None,
+            package_dirs: Vec::new(),
+            check: CheckOptions::default(),
+            queue_size: 4,
+            check_current_state: true,
+            planning_frame: String::new(),
+            publish_markers: true,
+            service_mapping: String::new(),
+        }
+    }
+}
+
+/// Every parameter the node declares, with its meaning (for errors and the README).
+pub const DECLARED: &[(&str, &str)] = &[
+    ("robot_description", "URDF text"),
+    ("robot_description_semantic", "SRDF text"),
+    ("urdf_file", "URDF path or package:// URI"),
+    ("srdf_file", "SRDF path or package:// URI"),
+    ("scene_file", "scene YAML path or package:// URI"),
+    ("package_dirs", "list of NAME=DIR"),
+    ("method", "certified | pipeline | sampled"),
+    ("tolerance", "metres, > 0"),
+    ("resolution", "sampled method's joint step, > 0"),
+    ("first_only", "bool"),
+    ("queue_size", "integer >= 1"),
+    ("check_current_state", "bool"),
+    ("planning_frame", "frame name"),
+    ("publish_markers", "bool"),
+    ("service_mapping", "enhanced | cyclone | basic"),
+    ("use_sim_time", "bool (accepted, the node keeps no clock)"),
+];
+
+impl NodeParameters {
+    /// The parameters for the node `names`, from the arguments' params files and `-p`.
+    pub fn load(args: &RosArguments, names: &NodeNames) -> Result<Self, String> {
+        let mut values = BTreeMap::new();
+        for path in &args.params_files {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            params_file_values(&text, names, &mut values).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        for (name, text) in &args.parameters {
+            let value = serde_norway::from_str(text).unwrap_or_else(|_| Value::String(text.clone()));
+            values.insert(name.clone(), value);
+        }
+        Self::from_values(&values)
+    }
+
+    /// From named values (dotted names for nested ones); unknown names are errors.
+    pub fn from_values(values: &BTreeMap<String, Value>) -> Result<Self, String> {
+        let mut p = Self::default();
+        for (name, value) in values {
+            let bad = |wanted: &str| format!("parameter '{name}' must be {wanted}, not {}", show(value));
+            match name.as_str() {
+                "robot_description" => p.robot_description = non_empty(string(value).ok_or_else(|| bad("a string"))?),
+                "robot_description_semantic" => p.robot_description_semantic = non_empty(string(value).ok_or_else(|| bad("a string"))?),
+                "urdf_file" => p.urdf_file = non_empty(string(value).ok_or_else(|| bad("a string"))?),
+                "srdf_file" => p.srdf_file = non_empty(string(value).ok_or_else(|| bad("a string"))?),
+                "scene_file" => p.scene_file = non_empty(string(value).ok_or_else(|| bad("a string"))?),
+                "package_dirs" => {
+                    let list = value.as_sequence().ok_or_else(|| bad("a list of NAME=DIR"))?;
+                    p.package_dirs = list
+                        .iter()
+                        .map(|v| match v.as_str().and_then(|s| s.split_once('=')) {
+                            Some((n, d)) if !n.is_empty() && !d.is_empty() => Ok((n.to_string(), PathBuf::from(d))),
+                            _ => Err(bad("a list of NAME=DIR")),
+                        })
+                        .collect::<Result<_, _>>()?;
+                }
+                "method" => p.check.method = method(value).ok_or_else(|| bad("certified, pipeline or sampled"))?,
+                "tolerance" => p.check.tolerance = positive(value).ok_or_else(|| bad("a positive number of metres"))?,
+                "resolution" => p.check.resolution = positive(value).ok_or_else(|| bad("a positive number"))?,
+                "first_only" => p.check.first_only = value.as_bool().ok_or_else(|| bad("true or false"))?,
+                "queue_size" => p.queue_size = value.as_u64().filter(|&n| (1..=1024).contains(&n)).ok_or_else(|| bad("an integer from 1 to 1024"))? as usize,
+                "check_current_state" => p.check_current_state = value.as_bool().ok_or_else(|| bad("true or false"))?,
+                "planning_frame" => p.planning_frame = string(value).ok_or_else(|| bad("a string"))?,
+                "publish_markers" => p.publish_markers = value.as_bool().ok_or_else(|| bad("true or false"))?,
+                "service_mapping" => {
+                    let s = string(value).ok_or_else(|| bad("a string"))?;
+                    if !["", "enhanced", "cyclone", "basic"].contains(&s.as_str()) {
+                        return Err(bad("enhanced, cyclone or basic"));
+                    }
+                    p.service_mapping = s;
+                }
+                "use_sim_time" => {
+                    value.as_bool().ok_or_else(|| bad("true or false"))?;
+                }
+                other => {
+                    let known: Vec<&str> = DECLARED.iter().map(|(n, _)| *n).collect();
+                    return Err(format!("unknown parameter '{other}' (the node has: {})", known.join(", ")));
+                }
+            }
+        }
+        Ok(p)
+    }
+}
+
+/// Adds the values a params file gives the node: every top-level key that matches the
+/// node's fully qualified name (`/**`, `/*/name`, `name`, `/ns/name`), in file order.
+fn params_file_values(text: &str, names: &NodeNames, out: &mut BTreeMap<String, Value>) -> Result<(), String> {
+    let doc: Value = serde_norway::from_str(text).map_err(|e| format!("malformed params file: {e}"))?;
+    let Some(nodes) = doc.as_mapping() else {
+        return Err("a params file is a mapping of node names to {ros__parameters: ...}".into());
+    };
+    let fqn = names.fully_qualified();
+    for (key, entry) in nodes {
+        let key = key.as_str().ok_or("a params file's node names are strings")?;
+        if !node_key_matches(key, &fqn) {
+            continue;
+        }
+        let params = entry.get("ros__parameters").ok_or_else(|| format!("'{key}' has no ros__parameters"))?;
+        flatten("", params, out)?;
+    }
+    Ok(())
+}
+
+fn flatten(prefix: &str, value: &Value, out: &mut BTreeMap<String, Value>) -> Result<(), String> {
+    match value.as_mapping() {
+        Some(map) => {
+            for (k, v) in map {
+                let k = k.as_str().ok_or("parameter names are strings")?;
+                let name = if prefix.is_empty() { k.to_string() } else { format!("{prefix}.{k}") };
+                flatten(&name, v, out)?;
+            }
+        }
+        None => {
+            out.insert(prefix.to_string(), value.clone());
+        }
+    }
+    Ok(())
+}
+
+/// rcl's matching of a params file's node key: `*` one name element, `**` any number.
+fn node_key_matches(key: &str, fqn: &str) -> bool {
+    let key = if key.starts_with('/') { key.to_string() } else { format!("/{key}") };
+    let pattern: Vec<&str> = key.split('/').skip(1).collect();
+    let name: Vec<&str> = fqn.split('/').skip(1).collect();
+    glob(&pattern, &name)
+}
+
+fn glob(pattern: &[&str], name: &[&str]) -> bool {
+    match pattern.split_first() {
+        None => name.is_empty(),
+        Some((&"**", rest)) => (0..=name.len()).any(|skip| glob(rest, &name[skip..])),
+        Some((first, rest)) => name.split_first().is_some_and(|(n, tail)| (*first == "*" || first == n) && glob(rest, tail)),
+    }
+}
+
+fn string(v: &Value) -> Option<String> {
+    v.as_str().map(str::to_string)
+}
+
+fn non_empty(s: String) -> Option<String> {
+    (!s.is_empty()).then_some(s)
+}
+
+fn positive(v: &Value) -> Option<f64> {
+    v.as_f64().filter(|x| x.is_finite() && *x > 0.0)
+}
+
+fn method(v: &Value) -> Option<Method> {
+    <Method as clap::ValueEnum>::from_str(v.as_str()?, false).ok()
+}
+
+fn show(v: &Value) -> String {
+    serde_norway::to_string(v).map(|s| s.trim().to_string()).unwrap_or_else(|_| format!("{v:?}"))
+}

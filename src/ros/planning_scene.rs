@@ -1,0 +1,323 @@
+//! The node's copy of move_group's planning scene: the world's collision objects, the
+//! objects attached to links, the allowed collision matrix and the current joint values,
+//! kept in step with `collision_object` and `monitored_planning_scene` (full scenes and
+//! diffs). It builds the [`CollisionWorld`] a check runs in.
+use super::convert::{isometry, mesh_shape, primitive_shape};
+use super::msg;
+use crate::collision::CollisionWorld;
+use crate::math::Isometry3;
+use crate::robot::srdf::DisabledPair;
+use crate::robot::{CollisionElement, Joint, JointKind, Link, Robot};
+use crate::scene::{Obstacle, Scene};
+use crate::shape::Shape;
+use std::collections::BTreeMap;
+
+/// A collision object: its pose in the planning frame and its shapes relative to it.
+#[derive(Clone, Debug)]
+struct WorldObject {
+    pose: Isometry3,
+    shapes: Vec<(Shape, Isometry3)>,
+}
+
+/// An object attached to a link: shapes in the link frame, and the links it may touch.
+#[derive(Clone, Debug)]
+struct AttachedObject {
+    link: String,
+    shapes: Vec<(Shape, Isometry3)>,
+    touch_links: Vec<String>,
+}
+
+/// The robot and everything around it, as the node knows it.
+#[derive(Clone, Debug)]
+pub struct PlanningSceneState {
+    robot: Robot,
+    disabled: Option<Vec<DisabledPair>>,
+    planning_frame: String,
+    objects: BTreeMap<String, WorldObject>,
+    attached: BTreeMap<String, AttachedObject>,
+    /// Pairs of names (links or objects) the allowed collision matrix lets touch; a
+    /// name paired with `*` may touch anything (the matrix's default entries).
+    allowed: Vec<(String, String)>,
+    /// The latest joint values, by joint name.
+    current: BTreeMap<String, f64>,
+}
+
+impl PlanningSceneState {
+    /// The robot, its self-collision rules (SRDF pairs, else adjacent links), and the
+    /// scene file's objects. `planning_frame` empty: the robot's root link.
+    pub fn new(robot: Robot, disabled: Option<Vec<DisabledPair>>, scene: Scene, planning_frame: &str) -> Self {
+        let planning_frame = if planning_frame.is_empty() { robot.links[robot.root_link].name.clone() } else { planning_frame.to_string() };
+        let mut objects: BTreeMap<String, WorldObject> = BTreeMap::new();
+        for o in scene.objects {
+            objects.entry(o.id).or_insert_with(|| WorldObject { pose: Isometry3::identity(), shapes: Vec::new() }).shapes.push((o.shape, o.pose));
+        }
+        Self { robot, disabled, planning_frame, objects, attached: BTreeMap::new(), allowed: Vec::new(), current: BTreeMap::new() }
+    }
+
+    pub fn robot(&self) -> &Robot {
+        &self.robot
+    }
+
+    pub fn planning_frame(&self) -> &str {
+        &self.planning_frame
+    }
+
+    /// The latest joint values as a joint state (for the joints a trajectory leaves out).
+    pub fn current_state(&self) -> crate::motion::JointState {
+        crate::motion::JointState { name: self.current.keys().cloned().collect(), position: self.current.values().copied().collect() }
+    }
+
+    /// Merges joint values in (a `joint_states` message, a scene's robot state). Joints
+    /// the robot lacks are ignored, as robot_state_publisher's extra joints are.
+    pub fn update_joints(&mut self, names: &[String], positions: &[f64]) -> Result<(), String> {
+        if names.len() != positions.len() {
+            return Err(format!("{} joint names but {} positions", names.len(), positions.len()));
+        }
+        if let Some(k) = positions.iter().position(|v| !v.is_finite()) {
+            return Err(format!("position of '{}' is not finite", names[k]));
+        }
+        for (name, value) in names.iter().zip(positions) {
+            if self.robot.variable_of_joint(name).is_some() {
+                self.current.insert(name.clone(), *value);
+            }
+        }
+        Ok(())
+    }
+
+    /// The pose of `frame` in the planning frame: the planning frame itself, the root
+    /// link or no frame are the identity; a robot link is placed at the current joints.
+    fn frame_pose(&self, frame: &str) -> Result<Isometry3, String> {
+        let frame = frame.trim_start_matches('/');
+        if frame.is_empty() || frame == self.planning_frame {
+            return Ok(Isometry3::identity());
+        }
+        let Some(link) = self.robot.link_named(frame) else {
+            return Err(format!("frame '{frame}' is neither the planning frame '{}' nor a link of the robot", self.planning_frame));
+        };
+        let mut q = self.robot.default_positions();
+        for (name, value) in &self.current {
+            if let Some(v) = self.robot.variable_of_joint(name) {
+                q[v] = *value;
+            }
+        }
+        Ok(self.robot.link_poses(&q)[link])
+    }
+
+    /// Applies a `CollisionObject` (ADD, REMOVE, APPEND, MOVE); on error nothing changes.
+    pub fn apply_collision_object(&mut self, object: &msg::CollisionObject) -> Result<(), String> {
+        let what = |e: String| format!("collision object '{}': {e}", object.id);
+        match object.operation {
+            msg::CollisionObject::REMOVE => {
+                if object.id.is_empty() {
+                    self.objects.clear();
+                } else {
+                    self.objects.remove(&object.id);
+                }
+                Ok(())
+            }
+            msg::CollisionObject::MOVE => {
+                let frame = self.frame_pose(&object.header.frame_id).map_err(what)?;
+                let pose = frame * isometry(&object.pose).map_err(what)?;
+                match self.objects.get_mut(&object.id) {
+                    Some(existing) => {
+                        existing.pose = pose;
+                        Ok(())
+                    }
+                    None => Err(what("MOVE of an object the scene does not have".into())),
+                }
+            }
+            msg::CollisionObject::ADD | msg::CollisionObject::APPEND => {
+                if object.id.is_empty() {
+                    return Err("a collision object to add needs an id".into());
+                }
+                let frame = self.frame_pose(&object.header.frame_id).map_err(what)?;
+                let pose = frame * isometry(&object.pose).map_err(what)?;
+                let shapes = object_shapes(object).map_err(what)?;
+                match (object.operation, self.objects.get_mut(&object.id)) {
+                    (msg::CollisionObject::APPEND, Some(existing)) => {
+                        // Appended shapes are given relative to the new pose.
+                        let to_existing = existing.pose.inverse() * pose;
+                        existing.shapes.extend(shapes.into_iter().map(|(s, p)| (s, to_existing * p)));
+                    }
+                    _ => {
+                        self.objects.insert(object.id.clone(), WorldObject { pose, shapes });
+                    }
+                }
+                Ok(())
+            }
+            other => Err(what(format!("unknown operation {other}"))),
+        }
+    }
+
+    /// Applies an `AttachedCollisionObject` (its object's ADD or REMOVE).
+    pub fn apply_attached_object(&mut self, attached: &msg::AttachedCollisionObject) -> Result<(), String> {
+        let id = &attached.object.id;
+        if attached.object.operation == msg::CollisionObject::REMOVE {
+            match id.is_empty() {
+                true => self.attached.retain(|_, a| a.link != attached.link_name),
+                false => {
+                    self.attached.remove(id);
+                }
+            }
+            return Ok(());
+        }
+        let what = |e: String| format!("attached object '{id}': {e}");
+        if self.robot.link_named(&attached.link_name).is_none() {
+            return Err(what(format!("the robot has no link '{}'", attached.link_name)));
+        }
+        // The object's shapes in the link frame: header frame -> planning frame -> link.
+        let link_pose = self.frame_pose(&attached.link_name).map_err(what)?;
+        let header_frame = if attached.object.header.frame_id.is_empty() { attached.link_name.as_str() } else { attached.object.header.frame_id.as_str() };
+        let in_link = link_pose.inverse() * self.frame_pose(header_frame).map_err(what)? * isometry(&attached.object.pose).map_err(what)?;
+        let shapes = object_shapes(&attached.object).map_err(what)?.into_iter().map(|(s, p)| (s, in_link * p)).collect();
+        self.objects.remove(id);
+        self.attached.insert(id.clone(), AttachedObject { link: attached.link_name.clone(), shapes, touch_links: attached.touch_links.clone() });
+        Ok(())
+    }
+
+    /// Applies a `PlanningScene`: a full scene replaces the objects, the attached objects
+    /// and the matrix; a diff changes what it names.
+    pub fn apply_planning_scene(&mut self, scene: &msg::PlanningScene) -> Result<(), String> {
+        let mut next = self.clone();
+        let state = &scene.robot_state;
+        next.update_joints(&state.joint_state.name, &state.joint_state.position)?;
+        if !scene.is_diff {
+            next.objects.clear();
+            next.attached.clear();
+            next.allowed.clear();
+        }
+        if !state.is_diff || !scene.is_diff {
+            next.attached.clear();
+        }
+        for attached in &state.attached_collision_objects {
+            next.apply_attached_object(attached)?;
+        }
+        for object in &scene.world.collision_objects {
+            next.apply_collision_object(object)?;
+        }
+        let acm = &scene.allowed_collision_matrix;
+        if !acm.entry_names.is_empty() || !acm.default_entry_names.is_empty() {
+            next.allowed = allowed_pairs(acm)?;
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// The world a check runs in: the robot with its attached objects as links of their
+    /// own (fixed to the link they hang on), the world objects, the matrix applied.
+    pub fn collision_world(&self) -> CollisionWorld {
+        let mut robot = self.robot.clone();
+        let mut extra_disabled = Vec::new();
+        for (id, attached) in &self.attached {
+            let parent = robot.link_named(&attached.link).expect("attached to a known link");
+            let link = robot.links.len();
+            let collision = attached.shapes.iter().map(|(s, p)| CollisionElement { shape: s.clone(), origin: *p, mesh_source: None }).collect();
+            robot.links.push(Link { name: id.clone(), collision });
+            robot.link_index.insert(id.clone(), link);
+            let joint = robot.joints.len();
+            robot.joints.push(Joint {
+                name: format!("{id}_attachment"),
+                kind: JointKind::Fixed,
+                parent_link: parent,
+                child_link: link,
+                origin: Isometry3::identity(),
+                axis: crate::math::Vector3::z(),
+                lower: 0.0,
+                upper: 0.0,
+                mimic: None,
+                variable: None,
+            });
+            robot.joint_index.insert(format!("{id}_attachment"), joint);
+            for touch in attached.touch_links.iter().chain(std::iter::once(&attached.link)) {
+                extra_disabled.push(DisabledPair { link1: id.clone(), link2: touch.clone(), reason: Some("touch link".into()) });
+            }
+        }
+        let scene = Scene {
+            frame_id: Some(self.planning_frame.clone()),
+            objects: self
+                .objects
+                .iter()
+                .flat_map(|(id, o)| o.shapes.iter().map(move |(s, p)| Obstacle { id: id.clone(), shape: s.clone(), pose: o.pose * p }))
+                .collect(),
+        };
+        let disabled = match &self.disabled {
+            Some(pairs) => Some(pairs.iter().cloned().chain(extra_disabled).collect::<Vec<_>>()),
+            None => {
+                let adjacent = self.robot.adjacent_link_pairs().into_iter().map(|(a, b)| DisabledPair {
+                    link1: self.robot.links[a].name.clone(),
+                    link2: self.robot.links[b].name.clone(),
+                    reason: Some("adjacent".into()),
+                });
+                Some(adjacent.chain(extra_disabled).collect())
+            }
+        };
+        let mut world = CollisionWorld::new(robot, scene, disabled.as_deref());
+        let names: Vec<String> = world.robot.links.iter().map(|l| l.name.clone()).chain(self.objects.keys().cloned()).collect();
+        for (a, b) in &self.allowed {
+            for x in names.iter().filter(|n| a == "*" || *n == a) {
+                for y in names.iter().filter(|n| b == "*" || *n == b) {
+                    if x != y {
+                        world.allow_collision(x, y);
+                    }
+                }
+            }
+        }
+        world
+    }
+
+    /// The ids of the world's objects.
+    pub fn object_ids(&self) -> impl Iterator<Item = &str> {
+        self.objects.keys().map(String::as_str)
+    }
+}
+
+/// The shapes of a collision object relative to its pose. Planes are refused: an
+/// unbounded plane has no place in a check that must stay sound.
+fn object_shapes(object: &msg::CollisionObject) -> Result<Vec<(Shape, Isometry3)>, String> {
+    if !object.planes.is_empty() {
+        return Err("planes are not supported (send a thin box instead)".into());
+    }
+    if object.primitives.len() != object.primitive_poses.len() {
+        return Err(format!("{} primitives but {} primitive poses", object.primitives.len(), object.primitive_poses.len()));
+    }
+    if object.meshes.len() != object.mesh_poses.len() {
+        return Err(format!("{} meshes but {} mesh poses", object.meshes.len(), object.mesh_poses.len()));
+    }
+    let mut shapes = Vec::new();
+    for (p, pose) in object.primitives.iter().zip(&object.primitive_poses) {
+        shapes.push((primitive_shape(p)?, isometry(pose)?));
+    }
+    for (m, pose) in object.meshes.iter().zip(&object.mesh_poses) {
+        shapes.push((mesh_shape(m)?, isometry(pose)?));
+    }
+    if shapes.is_empty() {
+        return Err("has no shapes".into());
+    }
+    Ok(shapes)
+}
+
+/// The allowed pairs of a matrix (`enabled[i][j]` true: i and j may touch), plus every
+/// default entry that allows a name to touch anything.
+fn allowed_pairs(acm: &msg::AllowedCollisionMatrix) -> Result<Vec<(String, String)>, String> {
+    let n = acm.entry_names.len();
+    if acm.entry_values.len() != n || acm.entry_values.iter().any(|row| row.enabled.len() != n) {
+        return Err(format!("the allowed collision matrix is not {n} x {n}"));
+    }
+    if acm.default_entry_names.len() != acm.default_entry_values.len() {
+        return Err("the allowed collision matrix's default entries do not pair up".into());
+    }
+    let mut pairs = Vec::new();
+    for (i, row) in acm.entry_values.iter().enumerate() {
+        for (j, &enabled) in row.enabled.iter().enumerate() {
+            if enabled && i < j {
+                pairs.push((acm.entry_names[i].clone(), acm.entry_names[j].clone()));
+            }
+        }
+    }
+    for (name, &allowed) in acm.default_entry_names.iter().zip(&acm.default_entry_values) {
+        if allowed {
+            pairs.push((name.clone(), "*".to_string()));
+        }
+    }
+    Ok(pairs)
+}
