@@ -44,9 +44,14 @@ pub struct PlanningSceneState {
 
 impl PlanningSceneState {
     /// The robot, its self-collision rules (SRDF pairs, else adjacent links), and the
-    /// scene file's objects. `planning_frame` empty: the robot's root link.
+    /// scene file's objects. `planning_frame` empty: the scene file's frame, else the
+    /// robot's root link (the root stands at the origin of the scene's frame).
     pub fn new(robot: Robot, disabled: Option<Vec<DisabledPair>>, scene: Scene, planning_frame: &str) -> Self {
-        let planning_frame = if planning_frame.is_empty() { robot.links[robot.root_link].name.clone() } else { planning_frame.to_string() };
+        let planning_frame = match (planning_frame, &scene.frame_id) {
+            ("", Some(frame)) if !frame.is_empty() => frame.clone(),
+            ("", _) => robot.links[robot.root_link].name.clone(),
+            (frame, _) => frame.to_string(),
+        };
         let mut objects: BTreeMap<String, WorldObject> = BTreeMap::new();
         for o in scene.objects {
             objects.entry(o.id).or_insert_with(|| WorldObject { pose: Isometry3::identity(), shapes: Vec::new() }).shapes.push((o.shape, o.pose));
@@ -88,7 +93,7 @@ impl PlanningSceneState {
     /// link or no frame are the identity; a robot link is placed at the current joints.
     fn frame_pose(&self, frame: &str) -> Result<Isometry3, String> {
         let frame = frame.trim_start_matches('/');
-        if frame.is_empty() || frame == self.planning_frame {
+        if frame.is_empty() || frame == self.planning_frame || frame == self.robot.links[self.robot.root_link].name {
             return Ok(Isometry3::identity());
         }
         let Some(link) = self.robot.link_named(frame) else {

@@ -206,7 +206,7 @@ def main():
     node = subprocess.Popen(scenario["node_command"], stdout=log, stderr=subprocess.STDOUT, env=env)
     results = {}
     try:
-        peer = Peer()
+        peer = Peer(scenario.get("node_fqn", "/ccd_guard"))
         for step in scenario["steps"]:
             kind = step["kind"]
             if kind == "publish":

@@ -420,7 +420,5 @@ def test_penetration_witness_points(sample):
     _check_witnesses(_witness_points(sample), "exact_depth")
 
 
-@pytest.mark.xfail(strict=True, reason="known bug, issue 5: EPA's witness points (not its depth or normal) can lie "
-                   "off the shapes (~7 % of polytope pairs, up to 7 cm); the report uses depths only")
 def test_epa_witness_points(sample):
     _check_witnesses(_witness_points(sample), "depth")

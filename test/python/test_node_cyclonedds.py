@@ -69,10 +69,10 @@ def node_command(node_binary: Path, *params: str, ros_args=()) -> list[str]:
     return command
 
 
-def run_scenario(tmp_path: Path, command: list[str], steps: list[dict], env: dict | None = None) -> dict:
+def run_scenario(tmp_path: Path, command: list[str], steps: list[dict], env: dict | None = None, node_fqn: str = "/ccd_guard") -> dict:
     if shutil.which("unshare") is None or shutil.which("ip") is None:
         pytest.fail("the DDS tests need unshare (util-linux) and ip (iproute2) for a private network namespace")
-    scenario = {"node_command": command, "node_log": str(tmp_path / "node.log"), "steps": steps}
+    scenario = {"node_command": command, "node_log": str(tmp_path / "node.log"), "steps": steps, "node_fqn": node_fqn}
     (tmp_path / "scenario.json").write_text(json.dumps(scenario))
     environment = dict(os.environ, CYCLONEDDS_URI=CYCLONE_CONFIG, PYTHONDONTWRITEBYTECODE="1", **(env or {}))
     script = f"{NAMESPACE_SETUP} && exec {sys.executable} {PEER} {tmp_path / 'scenario.json'}"
@@ -144,3 +144,79 @@ def test_topics_and_service_against_the_cli(tmp_path, node_binary):
 
 def _verdict(count=1, timeout=60.0):
     return {"topic": VERDICT[0], "type": VERDICT[1], "count": count, "timeout": timeout}
+
+
+def test_names_robot_description_scene_updates_bad_input_and_bursts(tmp_path, node_binary):
+    """Started by `ros2 launch`-style arguments (renamed, in a namespace, a topic remapped,
+    localhost-only discovery) and without a robot: every bad input gets an `invalid`
+    verdict that says why, the node keeps serving, robot_description brings the robot,
+    collision_object adds and removes an obstacle, joint_states are checked, and a
+    burst is bounded with the newest plan kept."""
+    verdict = ("/cell/guard/verdict", VERDICT[1])
+    free = trajectory_message(DEMO / "traj_free.yaml", 1)
+    colliding_state = yaml.safe_load((DEMO / "traj_collide.yaml").read_text())["points"][2]["positions"]
+    urdf = (DEMO / "robot.urdf").read_text().replace('filename="meshes/', f'filename="file://{DEMO}/meshes/')
+    unknown_joint = dict(free, joint_names=["joint1", "elbow_x", "joint3", "joint4", "joint5", "joint6"])
+    nan_point = dict(free["points"][1], positions=[0.1, float("nan"), 0.2, 0.0, 0.0, 0.0])
+    not_finite = dict(free, points=[free["points"][0], nan_point])
+    panda = dict(free, joint_names=[f"panda_joint{i}" for i in range(1, 7)])
+    enclosing_box = {
+        "header": {"frame_id": "world"}, "id": "enclosure", "operation": 0,
+        "primitives": [{"type": 1, "dimensions": [3.0, 3.0, 3.0]}], "primitive_poses": [{}],
+    }
+    remove_box = {"id": "enclosure", "operation": 1}
+    plane = {"id": "floor", "operation": 0, "planes": [{"coef": [0, 0, 1, 0]}], "plane_poses": [{}]}
+    burst = [{"trajectory": [{"joint_trajectory": dict(free, header={"stamp": {"sec": 100 + i, "nanosec": 0}})}]} for i in range(12)]
+    take = lambda name, count=1, timeout=60.0: {"kind": "take", "name": name, "topic": verdict[0], "type": verdict[1], "count": count, "timeout": timeout}  # noqa: E731
+    plan = lambda message: {"kind": "publish", "topic": "/arm/plan", "type": "trajectory_msgs/msg/JointTrajectory", "message": message}  # noqa: E731
+    steps = [
+        {"kind": "subscribe", "topic": verdict[0], "type": verdict[1]},
+        plan(free), take("no_robot"),
+        {"kind": "publish_raw", "topic": "/arm/plan", "type": "trajectory_msgs/msg/JointTrajectory", "data": "\u00ff" * 40}, take("malformed"),
+        {"kind": "publish", "topic": "/cell/robot_description", "type": "std_msgs/msg/String", "message": {"data": urdf}, "transient_local": True},
+        {"kind": "sleep", "seconds": 1.0},
+        plan(free), take("free"),
+        plan(unknown_joint), take("unknown_joint"),
+        plan(not_finite), take("not_finite"),
+        plan(panda), take("other_robot"),
+        {"kind": "publish", "topic": "/cell/collision_object", "type": "moveit_msgs/msg/CollisionObject", "message": enclosing_box},
+        {"kind": "publish", "topic": "/cell/collision_object", "type": "moveit_msgs/msg/CollisionObject", "message": plane},
+        plan(free), take("enclosed"),
+        {"kind": "publish", "topic": "/cell/collision_object", "type": "moveit_msgs/msg/CollisionObject", "message": remove_box},
+        {"kind": "publish", "topic": "/cell/joint_states", "type": "sensor_msgs/msg/JointState",
+         "message": {"name": [f"joint{i}" for i in range(1, 7)], "position": colliding_state}},
+        take("current_state"),
+        {"kind": "publish_many", "topic": "/cell/display_planned_path", "type": "moveit_msgs/msg/DisplayTrajectory", "messages": burst},
+        take("burst", count=12, timeout=8.0),
+        {"kind": "call", "name": "after_burst", "request": {"trajectory": free, "start_state": {"name": ["joint1"], "position": [0.0]}}},
+    ]
+    results = run_scenario(tmp_path, _without_param(node_command(node_binary, "queue_size:=2", ros_args=["-r", "__node:=guard", "-r", "__ns:=/cell", "-r", "planned_trajectory:=/arm/plan"]), "urdf_file"),
+                           steps, env={"ROS_LOCALHOST_ONLY": "1", "RMW_IMPLEMENTATION": "rmw_cyclonedds_cpp"}, node_fqn="/cell/guard")
+    invalid = lambda name: results[name][0]["verdict"] == "invalid"  # noqa: E731
+    assert invalid("no_robot") and "robot description" in results["no_robot"][0]["error"]
+    assert invalid("malformed") and "unreadable" in results["malformed"][0]["error"]
+    (v,) = results["free"]
+    assert v["verdict"] == "collision_free" and v["certified"], v
+    assert invalid("unknown_joint") and "elbow_x" in results["unknown_joint"][0]["error"]
+    assert invalid("not_finite") and "not finite" in results["not_finite"][0]["error"]
+    assert invalid("other_robot") and "panda_joint1" in results["other_robot"][0]["error"]
+    (v,) = results["enclosed"]
+    assert v["verdict"] == "collision" and {c["other"] for c in v["contacts"]} == {"enclosure"}, v
+    assert "planes are not supported" in results["log"]
+    (v,) = results["current_state"]
+    assert v["source"] == "joint_states" and v["verdict"] == "collision" and v["contacts"], v
+    stamps = [v["trajectory_stamp"]["sec"] for v in results["burst"]]
+    assert 0 < len(stamps) < 12 and stamps[-1] == 111, stamps
+    assert "dropped" in results["log"]
+    assert results["after_burst"]["verdict"] == "collision_free"
+    assert results["node_alive"]
+
+
+def _without_param(command: list[str], name: str) -> list[str]:
+    out = []
+    for i, c in enumerate(command):
+        if c.startswith(f"{name}:="):
+            out.pop()  # its -p
+            continue
+        out.append(c)
+    return out

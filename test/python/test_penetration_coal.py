@@ -362,8 +362,6 @@ def test_primitive_depths_agree_with_coal(primitive_sample):
     assert no_coal <= 0.02 * len(pairs), f"coal has no consistent answer on {no_coal} pairs"
 
 
-@pytest.mark.xfail(strict=True, reason="known bug, issue 5: EPA's witness points (not its depth or normal) can lie "
-                   "off the shapes (~6 % of primitive pairs, up to 8 cm); the report uses depths only")
 def test_primitive_witness_points(primitive_sample):
     """`Penetration::point_a` lies on A's surface, `point_b` on B's, and
     point_a - point_b = depth * normal (closed-form signed distances, numpy)."""
