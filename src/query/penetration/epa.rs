@@ -234,29 +234,69 @@ impl Polytope {
         Ok(())
     }
 
-    /// Witness points of face `f` for the origin's projection on its plane (weights
-    /// clamped into the triangle).
-    fn witness(&self, f: &Face) -> (Point3, Point3) {
-        let v = f.v.map(|i| self.vertices[i as usize]);
-        let p = f.normal * f.dist;
-        let mut l = [0.0; 3];
-        for (i, li) in l.iter_mut().enumerate() {
-            let (b, c) = (v[(i + 1) % 3].w, v[(i + 2) % 3].w);
-            *li = (b - p).cross(&(c - p)).dot(&f.normal).max(0.0);
+    /// Witness points for the unit direction `n`: the ray from the origin along `n`
+    /// leaves the polytope at `t n` through one face; that point's barycentric weights
+    /// in the face, applied to the points of A and B stored with its corners, give a
+    /// point of A and one of B with `a - b = t n`, each on its shape's supporting plane
+    /// wherever the face lies on the difference's boundary. `None` when no face faces
+    /// `n`.
+    ///
+    /// The ray meets several faces at the same `t` where a facet of the difference is
+    /// split into coplanar triangles (the parallelogram of an edge-edge contact, a box
+    /// face): which of them is nearest is then decided by rounding, and the origin's
+    /// projection may lie in another one, outside the nearest (weights down to -0.5
+    /// were seen; clamped into the wrong triangle, they left `a - b` off the normal by
+    /// centimetres, and the correction of `a - b` then pushed both points off their
+    /// shapes). Among the faces the ray leaves through within `tolerance`, the one whose
+    /// least weight is largest holds the point; only rounding is clamped.
+    fn exit_witness(&self, n: &Vector3, tolerance: Real) -> Option<(Point3, Point3)> {
+        let exits = || {
+            self.faces.iter().filter(|f| f.alive && f.dist.is_finite()).filter_map(|f| {
+                let c = f.normal.dot(n);
+                let t = f.dist / c;
+                (c > 0.0 && t.is_finite()).then_some((t, f))
+            })
+        };
+        let nearest = exits().map(|(t, _)| t).fold(Real::INFINITY, Real::min);
+        if !nearest.is_finite() {
+            return None;
         }
+        let mut best: Option<(Real, [Real; 3], &Face)> = None;
+        for (t, f) in exits().filter(|(t, _)| *t <= nearest + tolerance) {
+            let x = n * t;
+            let v = f.v.map(|i| self.vertices[i as usize].w);
+            let mut l = [0.0; 3];
+            for (i, li) in l.iter_mut().enumerate() {
+                *li = (v[(i + 1) % 3] - x).cross(&(v[(i + 2) % 3] - x)).dot(&f.normal);
+            }
+            let sum: Real = l.iter().sum();
+            if !(sum > 0.0 && sum.is_finite()) {
+                continue;
+            }
+            let l = l.map(|x| x / sum);
+            let least = l.iter().copied().fold(Real::INFINITY, Real::min);
+            if best.as_ref().is_none_or(|b| least > b.0) {
+                best = Some((least, l, f));
+            }
+        }
+        let (_, l, f) = best?;
+        let l = l.map(|x| x.max(0.0));
         let sum: Real = l.iter().sum();
-        if !(sum > 0.0 && sum.is_finite()) {
-            l = [1.0, 0.0, 0.0];
-        } else {
-            l = l.map(|x| x / sum);
-        }
         let mut a = Vector3::zeros();
         let mut b = Vector3::zeros();
-        for i in 0..3 {
-            a += v[i].a.coords * l[i];
-            b += v[i].b.coords * l[i];
+        for (&i, &li) in f.v.iter().zip(&l) {
+            let corner = &self.vertices[i as usize];
+            a += corner.a.coords * (li / sum);
+            b += corner.b.coords * (li / sum);
         }
-        (Point3::from(a), Point3::from(b))
+        Some((Point3::from(a), Point3::from(b)))
+    }
+
+    /// The points of A and B of the polytope's corner farthest along `n`: witnesses of
+    /// last resort, where no face faces `n` (rounding on a degenerate polytope).
+    fn farthest(&self, n: &Vector3) -> (Point3, Point3) {
+        let v = self.vertices.iter().max_by(|p, q| n.dot(&p.w).total_cmp(&n.dot(&q.w))).expect("a polytope has corners");
+        (v.a, v.b)
     }
 }
 
@@ -277,7 +317,8 @@ pub(super) fn expand(diff: &Difference, seed: &[SupportPoint]) -> Option<Expansi
         })?;
         poly.add_point(*s, start, visibility).ok()?;
     }
-    let mut best: Option<Expansion> = None;
+    // The direction with the least `h` so far, and `h`.
+    let mut best: Option<(Vector3, Real)> = None;
     let mut iterations = 0;
     let mut converged = false;
     let mut lower = Real::NEG_INFINITY;
@@ -302,27 +343,17 @@ pub(super) fn expand(diff: &Difference, seed: &[SupportPoint]) -> Option<Expansi
         if !h.is_finite() {
             break;
         }
-        if best.as_ref().is_none_or(|b| h < b.height) {
-            let (mut pa, mut pb) = poly.witness(&face);
-            let error = (pa - pb - n * h) * 0.5;
-            pa -= error;
-            pb += error;
-            best = Some(Expansion { normal: n, height: h, lower, point_a: pa, point_b: pb, iterations, converged: false });
+        if best.is_none_or(|(_, height)| h < height) {
+            best = Some((n, h));
         }
-        let upper = best.as_ref().map_or(h, |b| b.height);
+        let upper = best.map_or(h, |(_, height)| height);
         let tolerance = (RELATIVE_TOLERANCE * upper.abs()).max(SCALE_TOLERANCE * scale);
         if upper - lower <= tolerance {
             converged = true;
-            // The nearest face holds the origin's projection (the nearest boundary point
-            // of a convex polytope lies on its nearest facet), so its witnesses are exact
-            // combinations of support points; an earlier face's clamped weights may not
-            // be. Take it when its own direction separates as well as the best.
+            // Take the nearest face's direction when it separates as well as the best:
+            // it is the difference's facet nearest the origin.
             if h - lower <= tolerance {
-                let (mut pa, mut pb) = poly.witness(&face);
-                let error = (pa - pb - n * h) * 0.5;
-                pa -= error;
-                pb += error;
-                best = Some(Expansion { normal: n, height: h, lower, point_a: pa, point_b: pb, iterations, converged: true });
+                best = Some((n, h));
             }
             break;
         }
@@ -331,9 +362,16 @@ pub(super) fn expand(diff: &Difference, seed: &[SupportPoint]) -> Option<Expansi
             break;
         }
     }
-    let mut result = best?;
-    result.lower = lower;
-    result.iterations = iterations;
-    result.converged = converged;
-    Some(result)
+    let (normal, height) = best?;
+    // The witnesses of the chosen direction, from the polytope as it ends (the faces
+    // seen when that direction was found may have been replaced since): the exit point
+    // `t normal` lies within the tolerance below `height` when converged (`t` is
+    // between the nearest face's distance and `h(normal)`), and the two points are
+    // moved apart along the normal to make up the difference.
+    let tolerance = (RELATIVE_TOLERANCE * height.abs()).max(SCALE_TOLERANCE * scale);
+    let (mut point_a, mut point_b) = poly.exit_witness(&normal, tolerance).unwrap_or_else(|| poly.farthest(&normal));
+    let error = (point_a - point_b - normal * height) * 0.5;
+    point_a -= error;
+    point_b += error;
+    Some(Expansion { normal, height, lower, point_a, point_b, iterations, converged })
 }

@@ -16,6 +16,11 @@
 //! along the exit's normal. Either is the length of a translation along `n` that
 //! separates, so translating B by `depth * normal` always separates the shapes (to
 //! rounding); the tolerances only bound how far that is above the minimum.
+//!
+//! The witness points belong to the reported normal and depth: EPA's (from the face
+//! of its final polytope the normal leaves through) or GJK's closest points of the
+//! cores when that depth stands, and otherwise, the normal and depth having changed,
+//! the closest points of A and of B translated by `depth * normal`.
 use super::Penetration;
 use super::difference::{Core, Difference};
 use super::directional::exit;
@@ -83,10 +88,17 @@ pub fn penetration_depth(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn Support
         candidates.extend(fallback_directions().into_iter().map(|n| Candidate { settled: false, normal: n, height: diff.core_height(&n), point_a: cores.point_a, point_b: cores.point_b }));
     }
     let best = candidates.into_iter().filter(|c| c.height.is_finite()).min_by(|x, y| x.height.total_cmp(&y.height))?;
-    let (normal, depth) = if best.settled { (best.normal, best.height + ra + rb) } else { refine(&diff, &best.normal, best.height + ra + rb) };
-    let depth = depth.max(0.0);
-    let mut point_a = best.point_a + normal * ra;
-    let mut point_b = best.point_b - normal * rb;
+    let (normal, depth, mut point_a, mut point_b) = if best.settled {
+        (best.normal, (best.height + ra + rb).max(0.0), best.point_a + best.normal * ra, best.point_b - best.normal * rb)
+    } else {
+        // The direction and the depth change here, and the candidate's points (EPA's
+        // unconverged polytope, or GJK's along the old direction) are not those of the
+        // new ones: the contact after the translation gives them.
+        let (normal, depth) = refine(&diff, &best.normal, best.height + ra + rb);
+        let depth = depth.max(0.0);
+        let (point_a, point_b) = contact(a, b, diff.b_to_a(), &normal, depth);
+        (normal, depth, point_a, point_b)
+    };
     let error = (point_a - point_b - normal * depth) * 0.5;
     point_a -= error;
     point_b += error;
@@ -125,6 +137,16 @@ fn refine(diff: &Difference, n: &Vector3, height: Real) -> (Vector3, Real) {
         (at, next) = (m, e.normal);
     }
     (best_n, best)
+}
+
+/// Witnesses for a translation of B by `depth * normal` (A's frame) that leaves the
+/// shapes touching: GJK's closest points of A and of B so moved (on both surfaces,
+/// apart by what `depth` overshoots), B's taken back.
+fn contact(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3, normal: &Vector3, depth: Real) -> (Point3, Point3) {
+    let shift = normal * depth;
+    let moved = Isometry3::translation(shift.x, shift.y, shift.z) * b_to_a;
+    let cp = gjk::closest_points(a, &Isometry3::identity(), b, &moved);
+    (cp.point_a, cp.point_b - shift)
 }
 
 /// The depth of intersecting (or touching) cores by EPA; `contact_a`, `contact_b` are
