@@ -1,0 +1,119 @@
+"""The ROS 2 package files (issue 6, item 5), as far as they can be tested without a ROS
+installation: package.xml is a valid format 3 manifest (catkin_pkg, the parser rosdep and
+colcon use), the launch file builds its description, the build file names every
+interface, and the rviz config shows the node's markers. The params file is loaded by
+the node's own parser in `tests/ros_node.rs`.
+"""
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+import types
+from pathlib import Path
+
+import yaml
+from catkin_pkg.package import parse_package
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_package_xml_is_a_valid_format_3_manifest():
+    package = parse_package(str(REPO / "package.xml"))
+    package.validate()
+    assert package.package_format == 3
+    assert package.name == "ccd_guard"
+    assert "rosidl_interface_packages" in [g.name for g in package.member_of_groups]
+    assert package.get_build_type() == "ament_cmake"
+    cargo_version = re.search(r'^version = "([^"]+)"', (REPO / "Cargo.toml").read_text(), re.M).group(1)
+    assert package.version == cargo_version
+    build = {d.name for d in package.build_depends}
+    # Every package an interface of ours refers to is a build dependency.
+    referenced = set()
+    for path in list((REPO / "msg").glob("*.msg")) + list((REPO / "srv").glob("*.srv")):
+        referenced |= set(re.findall(r"^(\w+)/\w+\s", path.read_text(), re.M))
+    assert referenced <= build, referenced - build
+
+
+def test_cmake_generates_every_interface():
+    cmake = (REPO / "CMakeLists.txt").read_text()
+    for path in sorted((REPO / "msg").glob("*.msg")) + sorted((REPO / "srv").glob("*.srv")):
+        assert f'"{path.parent.name}/{path.name}"' in cmake, path.name
+    assert "install(PROGRAMS ${CARGO_TARGET_DIR}/release/ccd_guard DESTINATION lib/${PROJECT_NAME})" in cmake
+
+
+class _Recorded:
+    """Stands in for a launch class: records how it was made."""
+
+    def __init__(self, *args, **kwargs):
+        self.args, self.kwargs = args, kwargs
+
+
+def _stub_launch_modules():
+    names = {
+        "launch": ["LaunchDescription"],
+        "launch.actions": ["DeclareLaunchArgument"],
+        "launch.substitutions": ["LaunchConfiguration", "PathJoinSubstitution"],
+        "launch_ros": [],
+        "launch_ros.actions": ["Node"],
+        "launch_ros.substitutions": ["FindPackageShare"],
+    }
+    saved = {name: sys.modules.get(name) for name in names}
+    for module_name, classes in names.items():
+        module = types.ModuleType(module_name)
+        for cls in classes:
+            setattr(module, cls, type(cls, (_Recorded,), {}))
+        sys.modules[module_name] = module
+    return saved
+
+
+def test_launch_file_describes_the_node():
+    saved = _stub_launch_modules()
+    try:
+        spec = importlib.util.spec_from_file_location("ccd_guard_launch", REPO / "launch" / "ccd_guard.launch.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        description = module.generate_launch_description()
+    finally:
+        for name, module in saved.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
+    (entities,) = description.args
+    declared = {e.args[0] for e in entities if type(e).__name__ == "DeclareLaunchArgument"}
+    (node,) = [e for e in entities if type(e).__name__ == "Node"]
+    assert node.kwargs["package"] == "ccd_guard" and node.kwargs["executable"] == "ccd_guard"
+    assert node.kwargs["name"] == "ccd_guard"
+
+    def used(value):
+        if type(value).__name__ == "LaunchConfiguration":
+            yield value.args[0]
+        elif isinstance(value, dict):
+            for v in value.values():
+                yield from used(v)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                yield from used(v)
+
+    configurations = set(used(list(node.kwargs.values())))
+    assert configurations <= declared, configurations - declared
+    assert "params_file" in configurations
+    share = [e for e in entities if type(e).__name__ == "DeclareLaunchArgument" and e.args[0] == "params_file"][0]
+    path = share.kwargs["default_value"].args[0]
+    assert [type(path[0]).__name__, *path[1:]] == ["FindPackageShare", "config", "ccd_guard.yaml"]
+    assert (REPO / "config" / "ccd_guard.yaml").is_file()
+    # The parameters it sets are ones the node declares.
+    declared_params = set(re.findall(r'\("(\w+)", "', (REPO / "src" / "ros" / "parameters.rs").read_text()))
+    assert set(node.kwargs["parameters"][1]) <= declared_params
+
+
+def test_rviz_config_shows_the_markers():
+    config = yaml.safe_load((REPO / "config" / "ccd_guard.rviz").read_text())
+    displays = config["Visualization Manager"]["Displays"]
+    markers = [d for d in displays if d["Class"] == "rviz_default_plugins/MarkerArray"]
+    assert markers and markers[0]["Topic"]["Value"] == "/ccd_guard/markers"
+    namespaces = set(markers[0]["Namespaces"])
+    source = (REPO / "src" / "ros" / "markers.rs").read_text()
+    assert namespaces == set(re.findall(r'new\("(\w+)"', source))
+    assert any(d["Class"] == "rviz_default_plugins/RobotModel" for d in displays)

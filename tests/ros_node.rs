@@ -1,0 +1,381 @@
+//! The ROS node's logic without DDS (issue 6): the command line, names, parameters,
+//! discovery settings, the work queue, the planning scene, the guard and its markers.
+//! The transport is tested against a Cyclone DDS peer in `test/python`.
+use ccd_guard::check::Method;
+use ccd_guard::collision::Body;
+use ccd_guard::ros::arguments::RosArguments;
+use ccd_guard::ros::discovery::{Discovery, DiscoveryRange};
+use ccd_guard::ros::guard::{Guard, TrajectoryJob};
+use ccd_guard::ros::msg;
+use ccd_guard::ros::names::NodeNames;
+use ccd_guard::ros::parameters::NodeParameters;
+use ccd_guard::ros::planning_scene::PlanningSceneState;
+use ccd_guard::ros::work_queue::{Pushed, Work, WorkQueue};
+use std::path::{Path, PathBuf};
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|s| s.to_string()).collect()
+}
+
+fn demo(file: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo").join(file)
+}
+
+#[test]
+fn ros_arguments_as_ros2_launch_passes_them() {
+    let args = RosArguments::parse(&strings(&[
+        "--ros-args", "-r", "__node:=guard", "-r", "__ns:=/cell", "--params-file", "/tmp/p.yaml", "-r", "joint_states:=/robot/joint_states",
+        "-r", "guard:planned_trajectory:=plan", "-r", "other:x:=y", "-p", "tolerance:=0.002", "--log-level", "guard:=debug", "--enclave", "/e",
+        "--disable-rosout-logs", "--", "extra",
+    ]))
+    .unwrap();
+    assert_eq!(args.node_name.as_deref(), Some("guard"));
+    assert_eq!(args.namespace.as_deref(), Some("/cell"));
+    assert_eq!(args.params_files, vec![PathBuf::from("/tmp/p.yaml")]);
+    assert_eq!(args.parameters, vec![("tolerance".to_string(), "0.002".to_string())]);
+    assert_eq!(args.unparsed, vec!["extra".to_string()]);
+    assert_eq!(args.log_level("guard"), Some(log::LevelFilter::Debug));
+    assert_eq!(args.log_level("someone_else"), None);
+    let names = NodeNames::new("ccd_guard", &args).unwrap();
+    assert_eq!(names.fully_qualified(), "/cell/guard");
+    assert_eq!(names.resolve("joint_states").unwrap(), "/robot/joint_states");
+    assert_eq!(names.resolve("planned_trajectory").unwrap(), "/cell/plan");
+    assert_eq!(names.resolve("x").unwrap(), "/cell/x", "a rule for another node does not apply");
+    assert_eq!(names.resolve("~/verdict").unwrap(), "/cell/guard/verdict");
+    assert_eq!(names.resolve("/robot_description").unwrap(), "/robot_description");
+}
+
+#[test]
+fn bad_ros_arguments_are_clear_errors() {
+    for (args, expected) in [
+        (vec!["--ros-args", "--frobnicate"], "unknown ROS argument '--frobnicate'"),
+        (vec!["--ros-args", "-p"], "-p needs a value"),
+        (vec!["--ros-args", "-p", "tolerance"], "not name:=value"),
+        (vec!["--ros-args", "-r", "a:="], "empty side"),
+    ] {
+        let e = RosArguments::parse(&strings(&args)).unwrap_err();
+        assert!(e.contains(expected), "{args:?}: {e}");
+    }
+    let args = RosArguments::parse(&strings(&["--ros-args", "-r", "__node:=9lives"])).unwrap();
+    assert!(NodeNames::new("ccd_guard", &args).unwrap_err().contains("starts with a digit"));
+    let args = RosArguments::parse(&strings(&["--ros-args", "-r", "__ns:=/a//b"])).unwrap();
+    assert!(NodeNames::new("ccd_guard", &args).is_err());
+}
+
+#[test]
+fn params_files_match_the_node_and_p_overrides() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("params.yaml");
+    std::fs::write(
+        &file,
+        "/**:\n  ros__parameters:\n    tolerance: 0.005\n    use_sim_time: false\n\
+         /cell/guard:\n  ros__parameters:\n    method: pipeline\n    queue_size: 7\n    package_dirs: [\"cell=/opt/cell\"]\n\
+         /other/node:\n  ros__parameters:\n    method: sampled\n    nonsense: 1\n\
+         /*/guard:\n  ros__parameters:\n    first_only: true\n",
+    )
+    .unwrap();
+    let args = RosArguments::parse(&strings(&[
+        "--ros-args", "-r", "__node:=guard", "-r", "__ns:=/cell", "--params-file", file.to_str().unwrap(), "-p", "tolerance:=0.002", "-p", "planning_frame:=world",
+    ]))
+    .unwrap();
+    let names = NodeNames::new("ccd_guard", &args).unwrap();
+    let p = NodeParameters::load(&args, &names).unwrap();
+    assert_eq!(p.check.method, Method::Pipeline);
+    assert_eq!(p.check.tolerance, 0.002, "-p comes after the file");
+    assert!(p.check.first_only);
+    assert_eq!(p.queue_size, 7);
+    assert_eq!(p.planning_frame, "world");
+    assert_eq!(p.package_dirs, vec![("cell".to_string(), PathBuf::from("/opt/cell"))]);
+
+    for (param, expected) in [
+        ("tolerance:=-1", "parameter 'tolerance' must be a positive number of metres"),
+        ("method:=exact", "certified, pipeline or sampled"),
+        ("queue_size:=0", "an integer from 1 to 1024"),
+        ("speed:=3", "unknown parameter 'speed'"),
+    ] {
+        let args = RosArguments::parse(&strings(&["--ros-args", "-p", param])).unwrap();
+        let names = NodeNames::new("ccd_guard", &args).unwrap();
+        let e = NodeParameters::load(&args, &names).unwrap_err();
+        assert!(e.contains(expected), "{param}: {e}");
+    }
+}
+
+#[test]
+fn the_shipped_params_file_loads() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/ccd_guard.yaml");
+    let args = RosArguments::parse(&strings(&["--ros-args", "--params-file", file.to_str().unwrap()])).unwrap();
+    let names = NodeNames::new("ccd_guard", &args).unwrap();
+    let p = NodeParameters::load(&args, &names).unwrap();
+    assert_eq!(p.check.method, Method::Certified);
+    assert_eq!(p.check.tolerance, 0.001);
+    assert!(p.publish_markers);
+}
+
+#[test]
+fn discovery_follows_the_rmw_environment() {
+    let vars = |pairs: &'static [(&'static str, &'static str)]| move |name: &str| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string());
+    let d = |pairs: &'static [(&'static str, &'static str)]| Discovery::from_vars(vars(pairs));
+    assert_eq!(d(&[]).unwrap(), Discovery { domain_id: 0, range: DiscoveryRange::Subnet });
+    assert_eq!(d(&[("ROS_DOMAIN_ID", "42")]).unwrap().domain_id, 42);
+    assert_eq!(d(&[("ROS_LOCALHOST_ONLY", "1")]).unwrap().range, DiscoveryRange::Localhost);
+    assert_eq!(d(&[("ROS_LOCALHOST_ONLY", "0")]).unwrap().range, DiscoveryRange::Subnet);
+    assert_eq!(d(&[("ROS_AUTOMATIC_DISCOVERY_RANGE", "localhost")]).unwrap().range, DiscoveryRange::Localhost);
+    assert_eq!(d(&[("ROS_AUTOMATIC_DISCOVERY_RANGE", "OFF")]).unwrap().range, DiscoveryRange::Off);
+    // Jazzy: the range, when set, wins over the deprecated variable.
+    assert_eq!(d(&[("ROS_AUTOMATIC_DISCOVERY_RANGE", "SUBNET"), ("ROS_LOCALHOST_ONLY", "1")]).unwrap().range, DiscoveryRange::Subnet);
+    assert_eq!(d(&[("ROS_AUTOMATIC_DISCOVERY_RANGE", "SYSTEM_DEFAULT"), ("ROS_LOCALHOST_ONLY", "1")]).unwrap().range, DiscoveryRange::Localhost);
+    assert!(d(&[("ROS_DOMAIN_ID", "300")]).unwrap_err().contains("ROS_DOMAIN_ID"));
+    assert!(d(&[("ROS_DOMAIN_ID", "x")]).is_err());
+    assert!(d(&[("ROS_AUTOMATIC_DISCOVERY_RANGE", "GALAXY")]).is_err());
+}
+
+#[test]
+fn the_work_queue_is_bounded_and_keeps_the_newest() {
+    let q: WorkQueue<&str, u32, u32> = WorkQueue::new(2);
+    assert_eq!(q.push(Work::Trajectory(1)).0, Pushed::Queued);
+    assert_eq!(q.push(Work::Update("object")).0, Pushed::Queued);
+    assert_eq!(q.push(Work::Trajectory(2)).0, Pushed::Queued);
+    assert_eq!(q.push(Work::Trajectory(3)).0, Pushed::DroppedOldest);
+    assert_eq!(q.push(Work::JointState("q1")).0, Pushed::Queued);
+    assert_eq!(q.push(Work::JointState("q2")).0, Pushed::Queued, "joint states coalesce");
+    assert_eq!(q.dropped(), 1);
+    let order: Vec<String> = std::iter::from_fn(|| q.pop(std::time::Duration::ZERO)).map(|w| format!("{w:?}")).collect();
+    assert_eq!(order, ["Update(\"object\")", "Trajectory(2)", "Trajectory(3)", "JointState(\"q2\")"]);
+    // Calls are never dropped for topic work; past the bound they are refused.
+    assert_eq!(q.push(Work::Call(1)).0, Pushed::Queued);
+    assert_eq!(q.push(Work::Call(2)).0, Pushed::Queued);
+    let (pushed, back) = q.push(Work::Call(3));
+    assert_eq!(pushed, Pushed::Refused);
+    assert!(matches!(back, Some(Work::Call(3))));
+    assert_eq!(q.push(Work::Trajectory(4)).0, Pushed::Refused);
+    assert_eq!(q.dropped(), 2);
+    q.close();
+    assert!(q.pop(std::time::Duration::from_secs(5)).is_some());
+}
+
+fn demo_scene() -> PlanningSceneState {
+    let resolver = ccd_guard::robot::resources::ResourceResolver::from_env(Vec::new());
+    let robot = ccd_guard::robot::urdf::load_urdf(&demo("robot.urdf"), &resolver).unwrap();
+    let srdf = std::fs::read_to_string(demo("robot.srdf")).unwrap();
+    let disabled = ccd_guard::robot::srdf::parse_disabled_pairs(&srdf, &demo("robot.srdf")).unwrap();
+    let scene = ccd_guard::scene::load_scene(&demo("scene.yaml"), &resolver).unwrap();
+    PlanningSceneState::new(robot, Some(disabled), scene, "")
+}
+
+fn box_object(id: &str, frame: &str, at: [f64; 3], operation: u8) -> msg::CollisionObject {
+    msg::CollisionObject {
+        header: msg::Header { frame_id: frame.into(), ..Default::default() },
+        id: id.into(),
+        pose: msg::Pose { position: msg::Point { x: at[0], y: at[1], z: at[2] }, ..Default::default() },
+        primitives: vec![msg::SolidPrimitive { kind: msg::SolidPrimitive::BOX, dimensions: vec![0.1, 0.1, 0.1], ..Default::default() }],
+        primitive_poses: vec![msg::Pose::default()],
+        operation,
+        ..Default::default()
+    }
+}
+
+fn obstacle_centres(scene: &PlanningSceneState, id: &str) -> Vec<[f64; 3]> {
+    let world = scene.collision_world();
+    world.scene.objects.iter().filter(|o| o.id == id).map(|o| o.pose.translation.vector.into()).collect()
+}
+
+#[test]
+fn collision_objects_add_append_move_remove_in_the_right_frames() {
+    let mut scene = demo_scene();
+    assert_eq!(scene.planning_frame(), "world", "the scene file's frame");
+    scene.apply_collision_object(&box_object("crate", "world", [1.0, 0.0, 0.5], msg::CollisionObject::ADD)).unwrap();
+    assert_eq!(obstacle_centres(&scene, "crate"), vec![[1.0, 0.0, 0.5]]);
+    scene.apply_collision_object(&box_object("crate", "", [1.0, 0.2, 0.5], msg::CollisionObject::APPEND)).unwrap();
+    assert_eq!(obstacle_centres(&scene, "crate"), vec![[1.0, 0.0, 0.5], [1.0, 0.2, 0.5]]);
+    let mut moved = box_object("crate", "world", [0.0, 1.0, 0.5], msg::CollisionObject::MOVE);
+    moved.primitives.clear();
+    moved.primitive_poses.clear();
+    scene.apply_collision_object(&moved).unwrap();
+    let centres = obstacle_centres(&scene, "crate");
+    assert!((centres[1][0] - 0.0).abs() < 1e-12 && (centres[1][1] - 1.2).abs() < 1e-12, "{centres:?}");
+    // In a link's frame: placed at the current joint values.
+    scene.update_joints(&["joint1".into()], &[std::f64::consts::FRAC_PI_2]).unwrap();
+    scene.apply_collision_object(&box_object("tool", "gripper", [0.0, 0.0, 0.0], msg::CollisionObject::ADD)).unwrap();
+    let world = scene.collision_world();
+    let q = {
+        let mut q = world.robot.default_positions();
+        q[world.robot.variable_of_joint("joint1").unwrap()] = std::f64::consts::FRAC_PI_2;
+        q
+    };
+    let gripper = world.robot.link_poses(&q)[world.robot.link_named("gripper").unwrap()].translation.vector;
+    let tool = obstacle_centres(&scene, "tool")[0];
+    assert!((gripper - nalgebra::Vector3::from(tool)).norm() < 1e-12);
+    scene.apply_collision_object(&box_object("crate", "", [0.0; 3], msg::CollisionObject::REMOVE)).unwrap();
+    assert!(obstacle_centres(&scene, "crate").is_empty());
+    for (bad, expected) in [
+        (box_object("x", "elsewhere", [0.0; 3], 0), "frame 'elsewhere'"),
+        (box_object("", "", [0.0; 3], 0), "needs an id"),
+        (msg::CollisionObject { id: "p".into(), planes: vec![msg::Plane { coef: [0.0, 0.0, 1.0, 0.0] }], plane_poses: vec![Default::default()], ..Default::default() }, "planes"),
+        (box_object("ghost", "", [0.0; 3], msg::CollisionObject::MOVE), "does not have"),
+        ({
+            let mut o = box_object("q", "", [0.0; 3], 0);
+            o.pose.orientation = msg::Quaternion { x: 0.0, y: 0.0, z: 0.0, w: 0.0 };
+            o
+        }, "quaternion"),
+        ({
+            let mut o = box_object("d", "", [0.0; 3], 0);
+            o.primitives[0].dimensions = vec![0.1, -0.1, 0.1];
+            o
+        }, "positive"),
+    ] {
+        let e = scene.apply_collision_object(&bad).unwrap_err();
+        assert!(e.contains(expected), "{e}");
+    }
+}
+
+#[test]
+fn the_allowed_collision_matrix_and_attached_objects() {
+    let mut scene = demo_scene();
+    let table = msg::PlanningScene {
+        is_diff: true,
+        allowed_collision_matrix: msg::AllowedCollisionMatrix {
+            entry_names: vec!["gripper".into(), "box".into()],
+            entry_values: vec![msg::AllowedCollisionEntry { enabled: vec![false, true] }, msg::AllowedCollisionEntry { enabled: vec![true, false] }],
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    scene.apply_planning_scene(&table).unwrap();
+    let world = scene.collision_world();
+    let gripper = Body::Link(world.robot.link_named("gripper").unwrap());
+    let box_body = Body::Obstacle(world.scene.objects.iter().position(|o| o.id == "box").unwrap());
+    let table_body = Body::Obstacle(world.scene.objects.iter().position(|o| o.id == "table").unwrap());
+    assert!(!world.is_checked(gripper, box_body));
+    assert!(world.is_checked(gripper, table_body));
+
+    // An object in the gripper: a link of its own, touching the gripper allowed, the
+    // rest of the robot and the world checked.
+    let attached = msg::AttachedCollisionObject {
+        link_name: "gripper".into(),
+        object: box_object("part", "gripper", [0.0, 0.0, 0.05], msg::CollisionObject::ADD),
+        touch_links: vec!["link6".into()],
+        ..Default::default()
+    };
+    let diff = msg::PlanningScene { is_diff: true, robot_state: msg::RobotState { attached_collision_objects: vec![attached], is_diff: true, ..Default::default() }, ..Default::default() };
+    scene.apply_planning_scene(&diff).unwrap();
+    let world = scene.collision_world();
+    let part = Body::Link(world.robot.link_named("part").unwrap());
+    assert!(!world.is_checked(part, gripper));
+    assert!(!world.is_checked(part, Body::Link(world.robot.link_named("link6").unwrap())));
+    assert!(world.is_checked(part, Body::Link(world.robot.link_named("base_link").unwrap())));
+    assert!(world.is_checked(part, table_body));
+    // A bad matrix changes nothing.
+    let bad = msg::PlanningScene {
+        is_diff: true,
+        allowed_collision_matrix: msg::AllowedCollisionMatrix { entry_names: vec!["a".into()], entry_values: vec![], ..Default::default() },
+        ..Default::default()
+    };
+    assert!(scene.apply_planning_scene(&bad).unwrap_err().contains("not 1 x 1"));
+    assert!(scene.collision_world().robot.link_named("part").is_some());
+    // A full scene replaces the world and drops the attached object.
+    scene.apply_planning_scene(&msg::PlanningScene::default()).unwrap();
+    assert!(scene.collision_world().scene.objects.is_empty());
+    assert!(scene.collision_world().robot.link_named("part").is_none());
+}
+
+fn demo_guard() -> Guard {
+    let params = NodeParameters {
+        urdf_file: Some(demo("robot.urdf").display().to_string()),
+        srdf_file: Some(demo("robot.srdf").display().to_string()),
+        scene_file: Some(demo("scene.yaml").display().to_string()),
+        ..NodeParameters::default()
+    };
+    Guard::new(params)
+}
+
+/// The display URIs of the demo robot's collision meshes.
+fn guard_robot_meshes() -> Vec<String> {
+    let resolver = ccd_guard::robot::resources::ResourceResolver::from_env(Vec::new());
+    let robot = ccd_guard::robot::urdf::load_urdf(&demo("robot.urdf"), &resolver).unwrap();
+    robot.links.iter().flat_map(|l| l.collision.iter().filter_map(|c| c.mesh_source.as_ref().map(|m| m.uri.clone()))).collect()
+}
+
+fn demo_trajectory(file: &str) -> msg::JointTrajectory {
+    let t = ccd_guard::motion::load_trajectory(&demo(file)).unwrap();
+    msg::JointTrajectory {
+        joint_names: t.joint_names,
+        points: t.points.iter().map(|p| msg::JointTrajectoryPoint { positions: p.positions.clone(), time_from_start: msg::Duration::from_seconds(p.time_from_start), ..Default::default() }).collect(),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_plan_in_parts_is_checked_as_one_motion() {
+    let mut guard = demo_guard();
+    let whole = demo_trajectory("traj_collide.yaml");
+    let single = guard.check(&TrajectoryJob::from_joint_trajectory("planned_trajectory", whole.clone()));
+    assert_eq!(single.verdict.verdict, "collision");
+    let split = 2;
+    let t0 = whole.points[split].time_from_start.seconds();
+    let second = msg::JointTrajectory {
+        points: whole.points[split..].iter().map(|p| msg::JointTrajectoryPoint { time_from_start: msg::Duration::from_seconds(p.time_from_start.seconds() - t0), ..p.clone() }).collect(),
+        ..whole.clone()
+    };
+    let first = msg::JointTrajectory { points: whole.points[..=split].to_vec(), ..whole.clone() };
+    let display = msg::DisplayTrajectory {
+        trajectory: vec![msg::RobotTrajectory { joint_trajectory: first, ..Default::default() }, msg::RobotTrajectory { joint_trajectory: second, ..Default::default() }],
+        ..Default::default()
+    };
+    let parts = guard.check(&TrajectoryJob::from_display_trajectory("display_planned_path", display));
+    assert_eq!(parts.verdict.verdict, single.verdict.verdict);
+    assert!((parts.verdict.time_of_contact - single.verdict.time_of_contact).abs() < 1e-9);
+    assert_eq!(parts.verdict.contacts.len(), single.verdict.contacts.len());
+    // Multi-DOF joints are refused, not ignored.
+    let mut display = msg::DisplayTrajectory { trajectory: vec![msg::RobotTrajectory { joint_trajectory: whole, ..Default::default() }], ..Default::default() };
+    display.trajectory[0].multi_dof_joint_trajectory =
+        msg::MultiDofJointTrajectory { joint_names: vec!["virtual".into()], points: vec![Default::default()], ..Default::default() };
+    let refused = guard.check(&TrajectoryJob::from_display_trajectory("display_planned_path", display));
+    assert_eq!(refused.verdict.verdict, "invalid");
+    assert!(refused.verdict.error.contains("multi-DOF"));
+}
+
+#[test]
+fn markers_show_the_contact_and_sweeps_that_hold_the_link() {
+    let mut guard = demo_guard();
+    let result = guard.check(&TrajectoryJob::from_joint_trajectory("planned_trajectory", demo_trajectory("traj_collide.yaml")));
+    let markers = result.markers.expect("markers on").markers;
+    assert_eq!(markers[0].action, msg::Marker::DELETEALL);
+    let count = |ns: &str| markers.iter().filter(|m| m.ns == ns).count();
+    assert_eq!(count("contact_points"), result.verdict.contacts.len());
+    assert_eq!(count("contact_normals"), result.verdict.contacts.len());
+    assert!(count("links_at_contact") >= 1);
+    // Mesh links are drawn from their files (rviz resolves file:// and package://).
+    let upper_arm = guard_robot_meshes();
+    assert!(!upper_arm.is_empty() && upper_arm.iter().all(|uri| uri.starts_with("file://") && uri.ends_with(".stl")), "{upper_arm:?}");
+    // The swept boxes of the gripper hold its geometry at sampled instants of the event.
+    let contact = &result.verdict.contacts[0];
+    let sweeps: Vec<_> = markers.iter().filter(|m| m.ns == "swept_bounds").collect();
+    assert!(!sweeps.is_empty());
+    let resolver = ccd_guard::robot::resources::ResourceResolver::from_env(Vec::new());
+    let input = ccd_guard::check::CheckInput::load(
+        &ccd_guard::check::InputFiles {
+            urdf: demo("robot.urdf"),
+            srdf: Some(demo("robot.srdf")),
+            scene: Some(demo("scene.yaml")),
+            trajectory: demo("traj_collide.yaml"),
+            start_state: None,
+        },
+        &resolver,
+    )
+    .unwrap();
+    let gripper = input.world.robot.link_named(&contact.link).unwrap();
+    for k in 0..=50 {
+        let t = contact.time_of_contact + (contact.time_of_separation - contact.time_of_contact) * k as f64 / 50.0;
+        let poses = input.world.robot.link_poses(&input.motion.positions_at(t));
+        for element in input.world.elements.iter().filter(|e| e.body == Body::Link(gripper)) {
+            for corner in element.body_obb.corners() {
+                let p = poses[gripper] * corner;
+                let inside = sweeps.iter().any(|m| {
+                    let c = m.pose.position;
+                    (p.x - c.x).abs() <= m.scale.x / 2.0 + 1e-9 && (p.y - c.y).abs() <= m.scale.y / 2.0 + 1e-9 && (p.z - c.z).abs() <= m.scale.z / 2.0 + 1e-9
+                });
+                assert!(inside, "corner {p:?} at t = {t} outside every swept box");
+            }
+        }
+    }
+}
