@@ -17,6 +17,19 @@ section() {
 section "Python test environment (.venv)"
 bash scripts/setup_python.sh
 
+section "Network namespace tools (the DDS tests run in a private one)"
+# unshare (util-linux) and ip (iproute2): every DDS test runs in its own network
+# namespace with only the loopback interface, so nothing leaves the machine.
+missing=()
+command -v unshare >/dev/null 2>&1 || missing+=(util-linux)
+command -v ip >/dev/null 2>&1 || missing+=(iproute2)
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+echo "unshare: $(command -v unshare), ip: $(command -v ip)"
+
 section "cargo test --release"
 cargo test --release
 
