@@ -264,14 +264,18 @@ fn the_allowed_collision_matrix_and_attached_objects() {
     assert!(!world.is_checked(part, Body::Link(world.robot.link_named("link6").unwrap())));
     assert!(world.is_checked(part, Body::Link(world.robot.link_named("base_link").unwrap())));
     assert!(world.is_checked(part, table_body));
-    // A bad matrix changes nothing.
+    // A bad matrix allows nothing (every pair is checked) and is listed as rejected; the
+    // diff's empty robot state leaves the attached object.
     let bad = msg::PlanningScene {
         is_diff: true,
         allowed_collision_matrix: msg::AllowedCollisionMatrix { entry_names: vec!["a".into()], entry_values: vec![], ..Default::default() },
         ..Default::default()
     };
     assert!(scene.apply_planning_scene(&bad).unwrap_err().contains("not 1 x 1"));
-    assert!(scene.collision_world().robot.link_named("part").is_some());
+    let world = scene.collision_world();
+    assert!(world.robot.link_named("part").is_some());
+    assert!(world.is_checked(gripper, box_body));
+    assert!(scene.rejected().contains_key("allowed_collision_matrix"));
     // A full scene replaces the world and drops the attached object.
     scene.apply_planning_scene(&msg::PlanningScene::default()).unwrap();
     assert!(scene.collision_world().scene.objects.is_empty());
@@ -378,4 +382,26 @@ fn markers_show_the_contact_and_sweeps_that_hold_the_link() {
             }
         }
     }
+}
+
+#[test]
+fn nothing_is_proven_free_while_the_scene_lacks_an_object() {
+    let mut guard = demo_guard();
+    let job = TrajectoryJob::from_joint_trajectory("planned_trajectory", demo_trajectory("traj_free.yaml"));
+    assert_eq!(guard.check(&job).verdict.verdict, "collision_free");
+    let plane = msg::CollisionObject { id: "floor".into(), planes: vec![msg::Plane { coef: [0.0, 0.0, 1.0, 0.0] }], plane_poses: vec![Default::default()], ..Default::default() };
+    assert!(guard.apply_collision_object(&plane).unwrap_err().contains("planes"));
+    let v = guard.check(&job).verdict;
+    assert_eq!((v.verdict.as_str(), v.certified), ("uncertain", false));
+    assert!(v.error.contains("'floor'"), "{}", v.error);
+    // Collisions are still reported as they are.
+    let hit = guard.check(&TrajectoryJob::from_joint_trajectory("planned_trajectory", demo_trajectory("traj_collide.yaml")));
+    assert_eq!(hit.verdict.verdict, "collision");
+    guard.apply_collision_object(&msg::CollisionObject { id: "floor".into(), operation: msg::CollisionObject::REMOVE, ..Default::default() }).unwrap();
+    assert_eq!(guard.check(&job).verdict.verdict, "collision_free");
+    // A robot description that cannot be read leaves no robot, not the old one.
+    assert!(guard.set_robot_description("<robot name='x'><link name='a'><collision><geometry><mesh filename='file:///nonexistent.stl'/></geometry></collision></link></robot>").is_err());
+    let v = guard.check(&job).verdict;
+    assert_eq!(v.verdict, "invalid");
+    assert!(v.error.contains("rejected") && v.error.contains("nonexistent.stl"), "{}", v.error);
 }

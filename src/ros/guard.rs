@@ -143,11 +143,19 @@ impl Guard {
 
     /// A new URDF from the `robot_description` topic: it replaces the robot; the scene's
     /// world objects and joint values start afresh from the parameters.
+    /// A description that cannot be read leaves no robot (checks say why) rather than a
+    /// robot that may no longer be the real one.
     pub fn set_robot_description(&mut self, urdf_text: &str) -> Result<(), String> {
-        let scene = self.load_scene(urdf_text, Path::new("robot_description"))?;
+        self.world = None;
+        let scene = match self.load_scene(urdf_text, Path::new("robot_description")) {
+            Ok(scene) => scene,
+            Err(e) => {
+                self.scene = Err(format!("the last robot_description was rejected: {e}"));
+                return Err(e);
+            }
+        };
         log::info!("robot description: robot '{}' with {} links", scene.robot().name, scene.robot().links.len());
         self.scene = Ok(scene);
-        self.world = None;
         Ok(())
     }
 
@@ -221,7 +229,8 @@ impl Guard {
             (input, report)
         });
         match outcome {
-            Ok((input, report)) => {
+            Ok((input, mut report)) => {
+                self.distrust_incomplete_scene(&mut report);
                 let markers = (self.params.publish_markers).then(|| contact_markers(&input, &report, self.planning_frame()));
                 CheckResult { verdict: self.verdict_message(&report, &job.source, job.stamp), markers }
             }
@@ -232,6 +241,19 @@ impl Guard {
                 CheckResult { verdict: self.verdict_message(&report, &job.source, job.stamp), markers: None }
             }
         }
+    }
+
+    /// A scene that lacks objects move_group has cannot prove a trajectory free: such a
+    /// verdict becomes `uncertain`, and says what is missing.
+    fn distrust_incomplete_scene(&self, report: &mut Report) {
+        let Ok(scene) = &self.scene else { return };
+        if report.verdict != crate::check::Verdict::CollisionFree || scene.rejected().is_empty() {
+            return;
+        }
+        let missing: Vec<String> = scene.rejected().iter().map(|(id, why)| format!("'{id}' ({why})")).collect();
+        report.verdict = crate::check::Verdict::Uncertain;
+        report.certified = false;
+        report.error = Some(format!("the node's scene lacks what it could not take in: {}", missing.join(", ")));
     }
 
     /// The world and the motion of a job, or why not.

@@ -100,6 +100,8 @@ fn work(mut guard: Guard, queue: &Queue, outputs: &mpsc::Sender<Output>, waker: 
                 match result {
                     Ok(Some(verdict)) => send(Output::Verdict(CheckResult { verdict, markers: None })),
                     Ok(None) => {}
+                    // Scene input that cannot be taken in: said on ~/verdict too.
+                    Err(e) if what != "joint_states" => send(Output::Verdict(CheckResult { verdict: invalid_verdict(what, &guard.parameters().check, e), markers: None })),
                     Err(e) => log::warn!("{what}: {e}"),
                 }
             }

@@ -12,6 +12,9 @@ use crate::scene::{Obstacle, Scene};
 use crate::shape::Shape;
 use std::collections::BTreeMap;
 
+/// The key of a rejected allowed collision matrix.
+const ACM: &str = "allowed_collision_matrix";
+
 /// A collision object: its pose in the planning frame and its shapes relative to it.
 #[derive(Clone, Debug)]
 struct WorldObject {
@@ -40,6 +43,10 @@ pub struct PlanningSceneState {
     allowed: Vec<(String, String)>,
     /// The latest joint values, by joint name.
     current: BTreeMap<String, f64>,
+    /// What move_group has and the node could not take in (an object id, or
+    /// `allowed_collision_matrix`), and why. While any is left, no trajectory can be
+    /// certified free: the node's scene lacks something.
+    rejected: BTreeMap<String, String>,
 }
 
 impl PlanningSceneState {
@@ -56,7 +63,7 @@ impl PlanningSceneState {
         for o in scene.objects {
             objects.entry(o.id).or_insert_with(|| WorldObject { pose: Isometry3::identity(), shapes: Vec::new() }).shapes.push((o.shape, o.pose));
         }
-        Self { robot, disabled, planning_frame, objects, attached: BTreeMap::new(), allowed: Vec::new(), current: BTreeMap::new() }
+        Self { robot, disabled, planning_frame, objects, attached: BTreeMap::new(), allowed: Vec::new(), current: BTreeMap::new(), rejected: BTreeMap::new() }
     }
 
     pub fn robot(&self) -> &Robot {
@@ -108,8 +115,34 @@ impl PlanningSceneState {
         Ok(self.robot.link_poses(&q)[link])
     }
 
-    /// Applies a `CollisionObject` (ADD, REMOVE, APPEND, MOVE); on error nothing changes.
+    /// What the scene lacks, and why (see the field).
+    pub fn rejected(&self) -> &BTreeMap<String, String> {
+        &self.rejected
+    }
+
+    /// Applies a `CollisionObject` (ADD, REMOVE, APPEND, MOVE). On error the object is
+    /// left as it was and is listed as rejected until an ADD or REMOVE of it succeeds.
     pub fn apply_collision_object(&mut self, object: &msg::CollisionObject) -> Result<(), String> {
+        let result = self.collision_object(object);
+        self.note(&object.id, object.operation, &result);
+        result
+    }
+
+    /// Keeps `rejected` up to date after an operation on `id`.
+    fn note(&mut self, id: &str, operation: u8, result: &Result<(), String>) {
+        match result {
+            Err(e) => {
+                self.rejected.insert(id.to_string(), e.clone());
+            }
+            Ok(()) if operation == msg::CollisionObject::REMOVE && id.is_empty() => self.rejected.retain(|k, _| k == ACM),
+            Ok(()) if operation == msg::CollisionObject::ADD || operation == msg::CollisionObject::REMOVE => {
+                self.rejected.remove(id);
+            }
+            Ok(()) => {}
+        }
+    }
+
+    fn collision_object(&mut self, object: &msg::CollisionObject) -> Result<(), String> {
         let what = |e: String| format!("collision object '{}': {e}", object.id);
         match object.operation {
             msg::CollisionObject::REMOVE => {
@@ -154,8 +187,15 @@ impl PlanningSceneState {
         }
     }
 
-    /// Applies an `AttachedCollisionObject` (its object's ADD or REMOVE).
+    /// Applies an `AttachedCollisionObject` (its object's ADD or REMOVE), noting a
+    /// rejection as [`Self::apply_collision_object`] does.
     pub fn apply_attached_object(&mut self, attached: &msg::AttachedCollisionObject) -> Result<(), String> {
+        let result = self.attached_object(attached);
+        self.note(&attached.object.id, attached.object.operation, &result);
+        result
+    }
+
+    fn attached_object(&mut self, attached: &msg::AttachedCollisionObject) -> Result<(), String> {
         let id = &attached.object.id;
         if attached.object.operation == msg::CollisionObject::REMOVE {
             match id.is_empty() {
@@ -181,31 +221,45 @@ impl PlanningSceneState {
     }
 
     /// Applies a `PlanningScene`: a full scene replaces the objects, the attached objects
-    /// and the matrix; a diff changes what it names.
+    /// and the matrix; a diff changes what it names. Bad joint values change nothing;
+    /// otherwise every part that can be taken in is, the rest is rejected (a bad matrix
+    /// allows nothing: every pair is checked), and the error lists what was not.
     pub fn apply_planning_scene(&mut self, scene: &msg::PlanningScene) -> Result<(), String> {
-        let mut next = self.clone();
         let state = &scene.robot_state;
-        next.update_joints(&state.joint_state.name, &state.joint_state.position)?;
+        self.update_joints(&state.joint_state.name, &state.joint_state.position)?;
         if !scene.is_diff {
-            next.objects.clear();
-            next.attached.clear();
-            next.allowed.clear();
+            self.objects.clear();
+            self.allowed.clear();
+            self.rejected.clear();
         }
-        if !state.is_diff || !scene.is_diff {
-            next.attached.clear();
+        // As move_group does: a diff's robot state counts only when it says something; a
+        // robot state that is not itself a diff replaces the attached objects.
+        let carries_state = !state.joint_state.name.is_empty() || !state.attached_collision_objects.is_empty();
+        if !scene.is_diff || (carries_state && !state.is_diff) {
+            self.attached.clear();
         }
+        let mut errors = Vec::new();
         for attached in &state.attached_collision_objects {
-            next.apply_attached_object(attached)?;
+            errors.extend(self.apply_attached_object(attached).err());
         }
         for object in &scene.world.collision_objects {
-            next.apply_collision_object(object)?;
+            errors.extend(self.apply_collision_object(object).err());
         }
         let acm = &scene.allowed_collision_matrix;
         if !acm.entry_names.is_empty() || !acm.default_entry_names.is_empty() {
-            next.allowed = allowed_pairs(acm)?;
+            match allowed_pairs(acm) {
+                Ok(pairs) => {
+                    self.allowed = pairs;
+                    self.rejected.remove(ACM);
+                }
+                Err(e) => {
+                    self.allowed.clear();
+                    self.rejected.insert(ACM.to_string(), e.clone());
+                    errors.push(e);
+                }
+            }
         }
-        *self = next;
-        Ok(())
+        if errors.is_empty() { Ok(()) } else { Err(errors.join("; ")) }
     }
 
     /// The world a check runs in: the robot with its attached objects as links of their

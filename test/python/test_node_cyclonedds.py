@@ -156,6 +156,8 @@ def test_names_robot_description_scene_updates_bad_input_and_bursts(tmp_path, no
     free = trajectory_message(DEMO / "traj_free.yaml", 1)
     colliding_state = yaml.safe_load((DEMO / "traj_collide.yaml").read_text())["points"][2]["positions"]
     urdf = (DEMO / "robot.urdf").read_text().replace('filename="meshes/', f'filename="file://{DEMO}/meshes/')
+    urdf_missing_mesh = urdf.replace(f"file://{DEMO}/meshes/forearm.stl", "file:///nonexistent/forearm.stl")
+    assert urdf_missing_mesh != urdf
     unknown_joint = dict(free, joint_names=["joint1", "elbow_x", "joint3", "joint4", "joint5", "joint6"])
     nan_point = dict(free["points"][1], positions=[0.1, float("nan"), 0.2, 0.0, 0.0, 0.0])
     not_finite = dict(free, points=[free["points"][0], nan_point])
@@ -173,6 +175,9 @@ def test_names_robot_description_scene_updates_bad_input_and_bursts(tmp_path, no
         {"kind": "subscribe", "topic": verdict[0], "type": verdict[1]},
         plan(free), take("no_robot"),
         {"kind": "publish_raw", "topic": "/arm/plan", "type": "trajectory_msgs/msg/JointTrajectory", "data": "\u00ff" * 40}, take("malformed"),
+        {"kind": "publish", "topic": "/cell/robot_description", "type": "std_msgs/msg/String", "message": {"data": urdf_missing_mesh}, "transient_local": True},
+        take("bad_description"),
+        plan(free), take("after_bad_description"),
         {"kind": "publish", "topic": "/cell/robot_description", "type": "std_msgs/msg/String", "message": {"data": urdf}, "transient_local": True},
         {"kind": "sleep", "seconds": 1.0},
         plan(free), take("free"),
@@ -181,6 +186,7 @@ def test_names_robot_description_scene_updates_bad_input_and_bursts(tmp_path, no
         plan(panda), take("other_robot"),
         {"kind": "publish", "topic": "/cell/collision_object", "type": "moveit_msgs/msg/CollisionObject", "message": enclosing_box},
         {"kind": "publish", "topic": "/cell/collision_object", "type": "moveit_msgs/msg/CollisionObject", "message": plane},
+        take("plane_rejected"),
         plan(free), take("enclosed"),
         {"kind": "publish", "topic": "/cell/collision_object", "type": "moveit_msgs/msg/CollisionObject", "message": remove_box},
         {"kind": "publish", "topic": "/cell/joint_states", "type": "sensor_msgs/msg/JointState",
@@ -188,6 +194,7 @@ def test_names_robot_description_scene_updates_bad_input_and_bursts(tmp_path, no
         take("current_state"),
         {"kind": "publish_many", "topic": "/cell/display_planned_path", "type": "moveit_msgs/msg/DisplayTrajectory", "messages": burst},
         take("burst", count=12, timeout=8.0),
+        {"kind": "publish", "topic": "/cell/collision_object", "type": "moveit_msgs/msg/CollisionObject", "message": {"id": "floor", "operation": 1}},
         {"kind": "call", "name": "after_burst", "request": {"trajectory": free, "start_state": {"name": ["joint1"], "position": [0.0]}}},
     ]
     results = run_scenario(tmp_path, _without_param(node_command(node_binary, "queue_size:=2", ros_args=["-r", "__node:=guard", "-r", "__ns:=/cell", "-r", "planned_trajectory:=/arm/plan"]), "urdf_file"),
@@ -195,6 +202,9 @@ def test_names_robot_description_scene_updates_bad_input_and_bursts(tmp_path, no
     invalid = lambda name: results[name][0]["verdict"] == "invalid"  # noqa: E731
     assert invalid("no_robot") and "robot description" in results["no_robot"][0]["error"]
     assert invalid("malformed") and "unreadable" in results["malformed"][0]["error"]
+    (v,) = results["bad_description"]
+    assert v["source"] == "robot_description" and v["verdict"] == "invalid" and "/nonexistent/forearm.stl" in v["error"], v
+    assert invalid("after_bad_description") and "rejected" in results["after_bad_description"][0]["error"]
     (v,) = results["free"]
     assert v["verdict"] == "collision_free" and v["certified"], v
     assert invalid("unknown_joint") and "elbow_x" in results["unknown_joint"][0]["error"]
@@ -202,9 +212,12 @@ def test_names_robot_description_scene_updates_bad_input_and_bursts(tmp_path, no
     assert invalid("other_robot") and "panda_joint1" in results["other_robot"][0]["error"]
     (v,) = results["enclosed"]
     assert v["verdict"] == "collision" and {c["other"] for c in v["contacts"]} == {"enclosure"}, v
-    assert "planes are not supported" in results["log"]
+    (v,) = results["plane_rejected"]
+    assert v["source"] == "collision_object" and "planes are not supported" in v["error"], v
     (v,) = results["current_state"]
     assert v["source"] == "joint_states" and v["verdict"] == "collision" and v["contacts"], v
+    # While the plane is missing from the node's scene, nothing is proven free.
+    assert all(v["verdict"] == "uncertain" and "'floor'" in v["error"] for v in results["burst"]), results["burst"]
     stamps = [v["trajectory_stamp"]["sec"] for v in results["burst"]]
     assert 0 < len(stamps) < 12 and stamps[-1] == 111, stamps
     assert "dropped" in results["log"]
