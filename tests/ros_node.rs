@@ -405,3 +405,33 @@ fn nothing_is_proven_free_while_the_scene_lacks_an_object() {
     assert_eq!(v.verdict, "invalid");
     assert!(v.error.contains("rejected") && v.error.contains("nonexistent.stl"), "{}", v.error);
 }
+
+#[test]
+fn joint_states_fill_the_joints_a_trajectory_leaves_out() {
+    let mut guard = demo_guard();
+    let full = demo_trajectory("traj_collide.yaml");
+    // The same motion without joint1, which holds still at its first value.
+    let mut held = full.clone();
+    let q1 = full.points[0].positions[0];
+    for p in &mut held.points {
+        p.positions[0] = q1;
+    }
+    let mut partial = held.clone();
+    partial.joint_names.remove(0);
+    for p in &mut partial.points {
+        p.positions.remove(0);
+    }
+    let state = msg::JointState { name: vec!["joint1".into(), "not_a_joint".into()], position: vec![q1, 3.0], ..Default::default() };
+    guard.update_joint_states(&state).unwrap();
+    let expected = guard.check(&TrajectoryJob::from_joint_trajectory("planned_trajectory", held)).verdict;
+    let got = guard.check(&TrajectoryJob::from_joint_trajectory("planned_trajectory", partial.clone())).verdict;
+    assert_eq!((got.verdict.as_str(), got.segment_index), (expected.verdict.as_str(), expected.segment_index));
+    assert!((got.time_of_contact - expected.time_of_contact).abs() < 1e-12 || (got.time_of_contact.is_nan() && expected.time_of_contact.is_nan()));
+    assert!((got.min_clearance - expected.min_clearance).abs() < 1e-12);
+    // A start state in the request wins over joint_states.
+    let mut job = TrajectoryJob::from_joint_trajectory("check_trajectory", partial);
+    job.start_state = Some(msg::JointState { name: vec!["joint1".into()], position: vec![q1 + 1.0], ..Default::default() });
+    let moved = guard.check(&job).verdict;
+    assert!(moved.time_of_contact != got.time_of_contact || moved.verdict != got.verdict, "{moved:?}");
+    assert!(guard.update_joint_states(&msg::JointState { name: vec!["joint1".into()], position: vec![f64::NAN], ..Default::default() }).unwrap_err().contains("not finite"));
+}

@@ -111,12 +111,14 @@ def test_topics_and_service_against_the_cli(tmp_path, node_binary):
     steps = [
         {"kind": "subscribe", "topic": VERDICT[0], "type": VERDICT[1]},
         {"kind": "subscribe", "topic": "/ros_discovery_info", "type": "rmw_dds_common/msg/ParticipantEntitiesInfo", "transient_local": True},
+        {"kind": "subscribe", "topic": "/ccd_guard/markers", "type": "visualization_msgs/msg/MarkerArray"},
         {"kind": "publish", "topic": "/planned_trajectory", "type": "trajectory_msgs/msg/JointTrajectory", "message": free},
         {"kind": "take", "name": "free", **_verdict()},
         {"kind": "publish", "topic": "/planned_trajectory", "type": "trajectory_msgs/msg/JointTrajectory", "message": collide},
         {"kind": "take", "name": "collide", **_verdict()},
         {"kind": "publish", "topic": "/display_planned_path", "type": "moveit_msgs/msg/DisplayTrajectory", "message": display},
         {"kind": "take", "name": "display", **_verdict()},
+        {"kind": "take", "name": "markers", "topic": "/ccd_guard/markers", "type": "visualization_msgs/msg/MarkerArray", "count": 3, "timeout": 10},
         {"kind": "call", "name": "call_free", "request": {"trajectory": free}},
         {"kind": "call", "name": "call_collide", "request": {"trajectory": collide, "method": "pipeline"}},
         {"kind": "take", "name": "discovery", "topic": "/ros_discovery_info", "type": "rmw_dds_common/msg/ParticipantEntitiesInfo", "count": 1, "timeout": 5, "transient_local": True},
@@ -137,6 +139,17 @@ def test_topics_and_service_against_the_cli(tmp_path, node_binary):
     assert_same_verdict(results["call_free"], free_report)
     assert results["call_collide"]["method"] == "pipeline" and results["call_collide"]["verdict"] == "collision"
     assert results["call_collide"]["time_of_contact"] == pytest.approx(collide_report["time_of_contact"], abs=1e-9)
+    # rviz markers: each array first clears the last; a collision shows its contact point
+    # where the verdict says, and the colliding link.
+    free_markers, collide_markers, _ = results["markers"]
+    assert [m["action"] for m in free_markers["markers"]] == [3]
+    assert collide_markers["markers"][0]["action"] == 3
+    points = [m for m in collide_markers["markers"] if m["ns"] == "contact_points"]
+    assert len(points) == len(collide_report["contacts"])
+    p = points[0]["pose"]["position"]
+    assert [p["x"], p["y"], p["z"]] == pytest.approx(collide_report["contacts"][0]["point"], abs=1e-12)
+    assert any(m["ns"] == "links_at_contact" for m in collide_markers["markers"])
+    assert any(m["ns"] == "swept_bounds" for m in collide_markers["markers"])
     names = [(n["node_namespace"], n["node_name"]) for info in results["discovery"] for n in info["node_entities_info_seq"]]
     assert ("/", "ccd_guard") in names, names
     assert results["node_alive"]
