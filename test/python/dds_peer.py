@@ -233,6 +233,10 @@ def main():
                 peer.reader(step["topic"], step["type"], step.get("transient_local", False))
             elif kind == "call":
                 results[step["name"]] = peer.call(step["request"])
+            elif kind == "expect_no_match":
+                # The node must stay invisible: no reader of its matches within the time.
+                writer = peer.writer(step["topic"], step["type"])
+                results[step["name"]] = peer.wait_matched(writer, timeout=step["seconds"])
             elif kind == "sleep":
                 time.sleep(step["seconds"])
             else:

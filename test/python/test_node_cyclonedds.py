@@ -72,6 +72,7 @@ def node_command(node_binary: Path, *params: str, ros_args=()) -> list[str]:
 def run_scenario(tmp_path: Path, command: list[str], steps: list[dict], env: dict | None = None, node_fqn: str = "/ccd_guard") -> dict:
     if shutil.which("unshare") is None or shutil.which("ip") is None:
         pytest.fail("the DDS tests need unshare (util-linux) and ip (iproute2) for a private network namespace")
+    tmp_path.mkdir(parents=True, exist_ok=True)
     scenario = {"node_command": command, "node_log": str(tmp_path / "node.log"), "steps": steps, "node_fqn": node_fqn}
     (tmp_path / "scenario.json").write_text(json.dumps(scenario))
     environment = dict(os.environ, CYCLONEDDS_URI=CYCLONE_CONFIG, PYTHONDONTWRITEBYTECODE="1", **(env or {}))
@@ -246,3 +247,14 @@ def _without_param(command: list[str], name: str) -> list[str]:
             continue
         out.append(c)
     return out
+
+
+def test_discovery_off_keeps_the_node_to_itself(tmp_path, node_binary):
+    """ROS_AUTOMATIC_DISCOVERY_RANGE=OFF: a peer on the same host never sees the node; the
+    same peer sees it with LOCALHOST."""
+    step = {"kind": "expect_no_match", "name": "matched", "topic": "/planned_trajectory", "type": "trajectory_msgs/msg/JointTrajectory", "seconds": 4.0}
+    off = run_scenario(tmp_path / "off", node_command(node_binary), [step], env={"ROS_AUTOMATIC_DISCOVERY_RANGE": "OFF"})
+    assert off["matched"] is False
+    assert "Off discovery" in off["log"]
+    local = run_scenario(tmp_path / "localhost", node_command(node_binary), [step], env={"ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST"})
+    assert local["matched"] is True
