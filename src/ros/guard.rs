@@ -189,9 +189,11 @@ impl Guard {
             return Ok(None);
         }
         self.current_state_colliding = Some(colliding);
+        // The verdict on one configuration (method `current_state`): collision, or
+        // collision_free for this state alone (never certified: no motion was checked).
         let mut report = Report::invalid("current_state", 0.0, String::new());
         report.error = None;
-        report.verdict = if colliding { crate::check::Verdict::Collision } else { crate::check::Verdict::Uncertain };
+        report.verdict = if colliding { crate::check::Verdict::Collision } else { crate::check::Verdict::CollisionFree };
         report.contacts = contacts
             .iter()
             .map(|c| crate::check::ContactEvent {
