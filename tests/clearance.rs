@@ -3,13 +3,24 @@
 //! distance at the reported instant), its proven lower bound lies below every sampled
 //! distance, and it is within the tolerance of the sampled minimum. On the demo's arm
 //! (two STL meshes and primitives) in its work cell, with the free trajectory and with
-//! shifted copies of it that pass the obstacles at many distances.
-use ccd_guard::clearance::{checked_element_pairs, clearance_profile, min_clearance, pair_distance, world_distance, ClearanceOptions};
-use ccd_guard::demo::{case_input, CASES};
+//! shifted copies of it that pass the obstacles at many distances, and with a ball
+//! beside the gripper's path that makes the minimum fall between waypoints. Each part
+//! of a time cell's lower bound is checked on its own against the pair's distance
+//! sampled over the cell (shrinking the motion bounds or dropping the second-order
+//! term's spread makes that test fail).
+use ccd_guard::check::CheckInput;
+use ccd_guard::clearance::{checked_element_pairs, clearance_profile, min_clearance, pair_distance, world_distance, ClearanceOptions, ClearanceSearch};
+use ccd_guard::collision::CollisionWorld;
+use ccd_guard::demo::{case_input, CASES, FILES};
+use ccd_guard::math::{Point3, Vector3};
 use ccd_guard::motion::JointMotion;
+use ccd_guard::robot::resources::ResourceResolver;
+use ccd_guard::robot::{srdf, urdf};
+use ccd_guard::scene::parse_scene;
+use std::path::Path;
 
 /// The smallest distance at `n` evenly spaced instants of every segment, and where.
-fn sampled_minimum(input: &ccd_guard::check::CheckInput, motion: &JointMotion, n: usize) -> (f64, f64) {
+fn sampled_minimum(input: &CheckInput, motion: &JointMotion, n: usize) -> (f64, f64) {
     let pairs = checked_element_pairs(&input.world);
     let mut best = (f64::INFINITY, 0.0);
     for seg in &motion.segments {
@@ -63,6 +74,141 @@ fn min_clearance_matches_dense_sampling() {
         }
     }
     assert!(compared >= 6, "only {compared} shifted motions stay clear");
+}
+
+/// The demo world with `extra` objects appended to its scene file.
+fn demo_world_with(extra: &str) -> CollisionWorld {
+    let resolver = ResourceResolver::embedded(FILES);
+    let text = |p: &str| resolver.read_text(Path::new(p)).unwrap();
+    let robot = urdf::parse_urdf(&text("demo/robot.urdf"), Path::new("demo/robot.urdf"), &resolver).unwrap();
+    let disabled = srdf::parse_disabled_pairs(&text("demo/robot.srdf"), Path::new("demo/robot.srdf")).unwrap();
+    let scene = parse_scene(&(text("demo/scene.yaml") + extra), Path::new("demo/scene.yaml"), &resolver).unwrap();
+    CollisionWorld::new(robot, scene, Some(&disabled))
+}
+
+/// The demo world with a ball of radius 3 cm centred at `centre`, and the pairs that
+/// hold the ball.
+fn world_with_ball(centre: &Point3) -> (CollisionWorld, Vec<(usize, usize)>) {
+    let extra = format!("  - id: probe_ball\n    type: sphere\n    dimensions: [0.03]\n    pose: {{position: [{}, {}, {}], orientation: [0, 0, 0, 1]}}\n", centre.x, centre.y, centre.z);
+    let world = demo_world_with(&extra);
+    let pairs = checked_element_pairs(&world).into_iter().filter(|&(_, b)| world.body_name(world.elements[b].body) == "probe_ball").collect();
+    (world, pairs)
+}
+
+/// A ball placed beside the gripper's path in the middle of a segment, at several
+/// clearances, makes the minimum a moving pair's between waypoints (on the demo alone
+/// it is the fixed base above the table, or at a waypoint): the reported minimum is
+/// attained, within the tolerance of dense sampling, and its lower bound below it.
+#[test]
+fn min_clearance_between_waypoints_matches_dense_sampling() {
+    let base = case_input(&CASES[0]).unwrap();
+    let motion = &base.motion;
+    let gripper = base.world.robot.link_named("gripper").unwrap();
+    let options = ClearanceOptions::default();
+    let directions: Vec<Vector3> = [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0), (1.0, 1.0, 1.0), (1.0, -1.0, 1.0), (-1.0, 1.0, 1.0), (-1.0, -1.0, 1.0)]
+        .into_iter()
+        .flat_map(|(x, y, z)| [Vector3::new(x, y, z).normalize(), -Vector3::new(x, y, z).normalize()])
+        .collect();
+    let near_waypoint = |t: f64| motion.waypoint_times.iter().any(|w| (w - t).abs() < 0.05);
+    let mut between = 0;
+    for (k, segment) in motion.segments.iter().enumerate() {
+        for (j, clearance) in [0.002, 0.006, 0.012, 0.018].into_iter().enumerate() {
+            let s = segment.duration * (0.2 + 0.2 * j as f64);
+            let mut q = motion.waypoints[0].clone();
+            segment.positions_at(s, &mut q);
+            let centre = base.world.robot.link_poses(&q)[gripper] * Point3::new(0.0, 0.0, 0.02);
+            // A side where the ball's closest approach (sampled coarsely) is clear of
+            // the arm, below the base's 2.2 cm above the table, and between waypoints.
+            let placed = directions.iter().find_map(|u| {
+                let ball = centre + u * (0.06 + 0.03 + clearance);
+                let (world, pairs) = world_with_ball(&ball);
+                let input = CheckInput { world, motion: motion.clone() };
+                let mut closest = (f64::INFINITY, 0.0);
+                for seg in &motion.segments {
+                    for i in 0..=300 {
+                        let t = seg.start_time + seg.duration * i as f64 / 300.0;
+                        if let Some(d) = world_distance(&input.world, &pairs, &input.world.robot.link_poses(&motion.positions_at(t)), closest.0) {
+                            closest = (d.distance, t);
+                        }
+                    }
+                }
+                (closest.0 > 0.001 && closest.0 < 0.02 && !near_waypoint(closest.1)).then_some((input, ball))
+            });
+            let Some((input, ball)) = placed else { continue };
+            let found = min_clearance(&input.world, motion, &options).expect("pairs are checked");
+            let (sampled, at) = sampled_minimum(&input, motion, 1500);
+            let poses = input.world.robot.link_poses(&motion.positions_at(found.time));
+            let again = pair_distance(&input.world, found.closest.elements, &poses, f64::INFINITY).unwrap();
+            assert!((again.distance - found.closest.distance).abs() <= 1e-12, "not attained: {} vs {}", again.distance, found.closest.distance);
+            let tolerance = options.tolerance.max(options.relative_tolerance * found.closest.distance);
+            let case = format!("segment {k}, ball at {ball:?}: found {} at {} (lower bound {}), sampled {sampled} at {at}", found.closest.distance, found.time, found.lower_bound);
+            assert!(found.lower_bound <= sampled + 1e-12, "{case}: lower bound above a sampled distance");
+            assert!(found.closest.distance <= sampled + tolerance, "{case}: misses the sampled minimum");
+            assert!(found.closest.distance - found.lower_bound <= tolerance * 1.000001, "{case}: lower bound too far below");
+            if !near_waypoint(found.time) {
+                between += 1;
+            }
+        }
+    }
+    eprintln!("{between} minima between waypoints");
+    assert!(between >= 10, "only {between} minima between waypoints");
+}
+
+/// The distance of element pair `pair` at local time `s` of segment `k`.
+fn distance_at(input: &CheckInput, motion: &JointMotion, pair: (usize, usize), k: usize, s: f64) -> f64 {
+    let mut q = motion.waypoints[0].clone();
+    motion.segments[k].positions_at(s, &mut q);
+    pair_distance(&input.world, pair, &input.world.robot.link_poses(&q), f64::INFINITY).unwrap().distance
+}
+
+/// Every part of the search's lower bound of a cell (boxes, hull, gap along a
+/// direction to first and second order, exact distance), each on its own, lies below
+/// the pair's distance sampled densely over the cell. The cells are the dyadic ones
+/// around each close pair's sampled closest approach, where the bounds are tightest,
+/// from the whole segment down to 1/256 of it, on the free motion and shifted copies.
+#[test]
+fn every_part_of_a_cell_bound_lies_below_the_sampled_distances() {
+    let input = case_input(&CASES[0]).unwrap();
+    let search = ClearanceSearch::new(&input.world);
+    let pairs = search.pairs().to_vec();
+    let (mut checked, mut tight, mut second_order) = (0, 0, 0);
+    for offset in [vec![0.0], vec![-0.25, 0.04, -0.03], vec![0.2, 0.0, 0.06]] {
+        let motion = shifted(&input.motion, &offset);
+        for (k, segment) in motion.segments.iter().enumerate() {
+            let duration = segment.duration;
+            for (p, &pair) in pairs.iter().enumerate() {
+                // Close pairs only, around their sampled closest approach.
+                let coarse: Vec<(f64, f64)> = (0..=24).map(|i| duration * i as f64 / 24.0).map(|s| (distance_at(&input, &motion, pair, k, s), s)).collect();
+                let (closest, at) = coarse.iter().copied().fold((f64::INFINITY, 0.0), |b, x| if x.0 < b.0 { x } else { b });
+                if closest > 0.12 {
+                    continue;
+                }
+                for depth in [0, 1, 2, 3, 5, 8] {
+                    let cells = (1u32 << depth) as f64;
+                    let i = ((at / duration) * cells).floor().min(cells - 1.0);
+                    let (lo, hi) = (duration * i / cells, duration * (i + 1.0) / cells);
+                    let sampled = (0..=48).map(|j| distance_at(&input, &motion, pair, k, lo + (hi - lo) * j as f64 / 48.0)).fold(f64::INFINITY, f64::min);
+                    let b = search.cell_bounds(&motion, p, k, lo, hi);
+                    let parts = [("boxes", b.boxes), ("hull", b.hull), ("hull_along", b.hull_along), ("hull_second_order", b.hull_second_order), ("exact", b.exact), ("exact_along", b.exact_along), ("exact_second_order", b.exact_second_order)];
+                    for (name, bound) in parts {
+                        assert!(bound <= sampled + 1e-12, "offset {offset:?}, segment {k}, pair {pair:?}, cell [{lo}, {hi}]: {name} bound {bound} above the sampled minimum {sampled} ({b:?})");
+                    }
+                    checked += 1;
+                    let best = parts.iter().map(|x| x.1).fold(f64::NEG_INFINITY, f64::max);
+                    // Count the cells where the bound nearly reaches the distance: a bound
+                    // made too large there would show.
+                    if sampled > 0.0 && best > 0.98 * sampled {
+                        tight += 1;
+                    }
+                    if b.hull_second_order.max(b.exact_second_order) >= best && !b.fixed {
+                        second_order += 1;
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{checked} cells checked, {tight} tight, second order best in {second_order}");
+    assert!(checked >= 500 && tight >= 150 && second_order >= 100, "{checked} cells, {tight} tight, {second_order} second order best");
 }
 
 #[test]

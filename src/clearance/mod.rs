@@ -8,9 +8,10 @@
 mod event_depth;
 mod min_clearance;
 mod profile;
+mod support_tree;
 mod world_distance;
 
 pub use event_depth::{body_named, max_depth_over};
-pub use min_clearance::{min_clearance, ClearanceOptions, ClearanceSearch, MinClearance};
+pub use min_clearance::{min_clearance, CellBounds, ClearanceOptions, ClearanceSearch, MinClearance};
 pub use profile::{clearance_profile, ClearanceSample};
 pub use world_distance::{checked_element_pairs, pair_distance, pair_distance_tracked, world_distance, ElementHulls, PairDistance};

@@ -1,0 +1,325 @@
+//! The bounds of one cell of the clearance search: what a pair's distance can be at
+//! the cell's middle (box gap, hull distance, exact distance, each with the direction to
+//! measure gaps along) and how far its elements can close in over the cell (the motion
+//! bound in the better element's frame, the advance along a direction, and the same to
+//! second order from the pose rates). See the parent module for how the search uses them.
+use super::*;
+
+/// A pair measured at one instant.
+pub(super) struct Probe {
+    /// A lower bound of the distance.
+    pub(super) lower: Real,
+    /// The distance, when known.
+    pub(super) exact: Option<PairDistance>,
+    /// A unit direction from b towards a along which to measure gaps (world frame).
+    pub(super) normal: Option<Vector3>,
+}
+
+/// A frame a motion bound can be taken in: the moving element's pose at the middle
+/// and over the cell in that frame, its ball, the frame's pose at the middle (world
+/// from frame), and the sign of the direction (of `n`, from b towards a) the element's
+/// points must move in to close the gap.
+pub(super) type Frame = (Isometry3, IntervalPose, BoundingBall, Isometry3, Real);
+
+/// How far the elements of a pair may move relative to each other over a cell.
+pub(super) struct Reach {
+    /// Any point, in any direction: the smallest over the frames.
+    pub(super) any: Real,
+    pub(super) frames: [Option<Frame>; 2],
+}
+
+impl Reach {
+    pub(super) const NONE: Reach = Reach { any: 0.0, frames: [None, None] };
+
+    /// A bound on how far any point advances along world `n` (from b towards a)
+    /// towards the other element.
+    pub(super) fn along(&self, n: &Vector3) -> Real {
+        let mut best = if self.frames.iter().any(Option::is_some) { Real::INFINITY } else { 0.0 };
+        for (start, over, ball, frame, sign) in self.frames.iter().flatten() {
+            let local = frame.rotation.inverse_transform_vector(n) * *sign;
+            let a = advance_along(start, over, ball, &local);
+            if a.is_finite() {
+                best = best.min(a.max(0.0));
+            }
+        }
+        best
+    }
+}
+
+/// What every pair measured over one cell shares.
+pub(super) struct CellData {
+    /// Link poses at the middle.
+    pub(super) poses: Vec<Isometry3>,
+    /// Link enclosures over the cell, with the poses in the parent's frame.
+    pub(super) links: Option<Vec<LinkEnclosure>>,
+    /// Link poses and pose rates over the cell.
+    pub(super) jets: Option<Vec<LinkJet>>,
+    /// Per link element: its world pose over the cell, and how far it moves.
+    pub(super) world_motion: HashMap<usize, (IntervalPose, Real)>,
+}
+
+impl CellData {
+    pub(super) fn new(world: &CollisionWorld, segment: &Segment, middle: Real) -> Self {
+        Self { poses: poses_at(world, segment, middle), links: None, jets: None, world_motion: HashMap::new() }
+    }
+}
+
+impl ClearanceSearch<'_> {
+    /// Which joints move over a segment (a joint whose variable's polynomial is
+    /// constant stays exactly where it is, also in floating point).
+    pub(super) fn moving_joints(&self, segment: &Segment) -> Vec<bool> {
+        self.world
+            .robot
+            .joints
+            .iter()
+            .map(|j| j.kind != JointKind::Fixed && j.variable.is_some_and(|v| segment.coefficients[v][1..=segment.degree].iter().any(|&c| c != 0.0)))
+            .collect()
+    }
+
+    /// A lower bound of the pair's distance with the links at `poses`, exact where that
+    /// is cheap (two convex primitives, two boxes), with the direction to measure gaps
+    /// along.
+    pub(super) fn probe(&self, p: usize, poses: &[Isometry3], track_hulls: bool, warm: &mut WarmStart) -> Probe {
+        let world = self.world;
+        let (a, b) = self.pairs[p];
+        let (ea, eb) = (&world.elements[a], &world.elements[b]);
+        let (pose_a, pose_b) = (world.element_pose(ea, poses), world.element_pose(eb, poses));
+        if track_hulls
+            && self.hulls.has_hull(a)
+            && self.hulls.has_hull(b)
+            && self.hull_ready(a) & self.hull_ready(b)
+            && let (Some((ha, exact_a)), Some((hb, exact_b))) = (self.hulls.get(a), self.hulls.get(b))
+        {
+            let found = closest_features_cached(ha, &pose_a, hb, &pose_b, warm);
+            if found.penetrating {
+                return Probe { lower: 0.0, exact: None, normal: None };
+            }
+            let d = PairDistance { distance: found.distance, elements: (a, b), point_a: found.point_a, point_b: found.point_b };
+            return Probe { lower: found.distance, exact: (exact_a && exact_b).then_some(d), normal: direction(&d) };
+        }
+        if ea.shape.as_support_map().is_some() && eb.shape.as_support_map().is_some() {
+            let d = pair_distance(world, (a, b), poses, Real::INFINITY).expect("no cutoff");
+            return Probe { lower: d.distance, exact: Some(d), normal: direction(&d) };
+        }
+        // A mesh: GJK's separating plane against its vertices' hull.
+        let plane = gjk::separating_plane(&self.support(a), &pose_a, &self.support(b), &pose_b);
+        if plane.gap > 0.0 {
+            Probe { lower: plane.gap, exact: None, normal: Some(plane.normal) }
+        } else {
+            Probe { lower: 0.0, exact: None, normal: None }
+        }
+    }
+
+    /// Element `e`'s shape as a support map.
+    pub(super) fn support(&self, e: usize) -> Support<'_> {
+        match &self.world.elements[e].shape {
+            Shape::TriMesh(m) => Support::Mesh(self.supports[e].get_or_init(|| SupportTree::new(m.vertices()))),
+            convex => Support::Convex(convex.as_support_map().expect("primitives are convex")),
+        }
+    }
+
+    /// Whether element `e`'s Lin–Canny hull is built or worth building: a box's at
+    /// once, a mesh's once the element has been measured [`BUILD_HULL_AFTER`] times.
+    pub(super) fn hull_ready(&self, e: usize) -> bool {
+        matches!(self.world.elements[e].shape, Shape::Cuboid(_)) || self.hulls.is_built(e) || self.uses[e].fetch_add(1, Ordering::Relaxed) >= BUILD_HULL_AFTER
+    }
+
+    /// The gap between the pair's elements along world `n` (from b towards a): every
+    /// point of a minus every point of b, projected on `n`, is at least this. A lower
+    /// bound of the distance whatever `n` is.
+    pub(super) fn gap_along(&self, p: usize, poses: &[Isometry3], n: &Vector3) -> Real {
+        let (a, b) = self.pairs[p];
+        let world = self.world;
+        let (pose_a, pose_b) = (world.element_pose(&world.elements[a], poses), world.element_pose(&world.elements[b], poses));
+        -self.extent(a, &pose_a, &-n) - self.extent(b, &pose_b, n)
+    }
+
+    /// The largest `w · x` over the points `x` of element `e` placed by `pose`.
+    pub(super) fn extent(&self, e: usize, pose: &Isometry3, w: &Vector3) -> Real {
+        let local = pose.rotation.inverse_transform_vector(w);
+        support_value(&self.support(e), &local) + w.dot(&pose.translation.vector)
+    }
+
+    /// A lower bound of the gap along world `n` over local times `[lo, hi]`, to second
+    /// order in the cell's length: per moving element, its largest extent towards the
+    /// other element over the cell (see [`Self::extent_over`]).
+    pub(super) fn second_order(&self, p: usize, segment: &Segment, lo: Real, hi: Real, data: &mut CellData, n: &Vector3) -> Real {
+        let world = self.world;
+        let jets = data.jets.get_or_insert_with(|| {
+            let mut jets = Vec::new();
+            link_jets(&world.robot, segment, lo, hi, &mut jets);
+            jets
+        });
+        let (a, b) = self.pairs[p];
+        let half = 0.5 * (hi - lo);
+        let over = |e: usize, w: &Vector3| -> Real {
+            let element = &world.elements[e];
+            let pose = world.element_pose(element, &data.poses);
+            match element.body {
+                Body::Link(l) => self.extent_over(e, &pose, &jets[l], half, w),
+                Body::Obstacle(_) => self.extent(e, &pose, w),
+            }
+        };
+        -over(a, &-n) - over(b, n)
+    }
+
+    /// An upper bound of `max w · x` over the points `x` of link element `e` over a
+    /// cell of half length `half` whose middle has the element at `pose`, the link's
+    /// jet over the cell being `jet`. With `R(t)`, `T(t)` the element's pose and `M`,
+    /// `V` any fixed matrix and vector, `w · (R(t) x + T(t))` is `w · (R x + T) +
+    /// τ w · (M x + V)` at the middle's pose, plus at most `|τ|` times the largest
+    /// `|w · ((Ṙ - M) x + Ṫ - V)|` over the cell's rates and the element's ball. The
+    /// first part's largest value over `x` is the support function along `Rᵀw + τ Mᵀw`,
+    /// convex in `τ`: the ends of the cell bound it.
+    pub(super) fn extent_over(&self, e: usize, pose: &Isometry3, jet: &LinkJet, half: Real, w: &Vector3) -> Real {
+        let element = &self.world.elements[e];
+        let origin = &element.origin;
+        let r_o = origin.rotation.to_rotation_matrix().into_inner();
+        // The element's rates over the cell: Ṙ_L R_O and Ṙ_L t_O + Ṫ_L.
+        let rotation_rate: IntervalMatrix3 = jet.rotation_rate.mul_matrix(&r_o);
+        let translation_rate: IntervalVector3 = jet.rotation_rate.mul_f64_vector(&origin.translation.vector) + jet.translation_rate;
+        if !(rotation_rate.is_finite() && translation_rate.is_finite()) {
+            return Real::INFINITY;
+        }
+        let (m, v) = (rotation_rate.mid(), translation_rate.mid());
+        let ball = &self.balls[e];
+        // The spread: |w · ((Ṙ - M) c + Ṫ - V)| + r |(Ṙ - M)ᵀ w|, rounded outwards.
+        let mut centre = Interval::point(0.0);
+        let mut rotation_sq = 0.0;
+        for i in 0..3 {
+            let mut row = Interval::point(0.0);
+            for k in 0..3 {
+                row += (rotation_rate.0[i][k] - m[(i, k)]) * ball.center[k];
+            }
+            centre += (row + (translation_rate.0[i] - v[i])) * w[i];
+        }
+        for k in 0..3 {
+            let mut column = Interval::point(0.0);
+            for i in 0..3 {
+                column += (rotation_rate.0[i][k] - m[(i, k)]) * w[i];
+            }
+            rotation_sq += column.mag() * column.mag();
+        }
+        let spread = (centre.mag() + ball.radius * rotation_sq.sqrt()) * (1.0 + 1e-12);
+        let rotation = pose.rotation.to_rotation_matrix().into_inner();
+        let support = self.support(e);
+        let end = |tau: Real| {
+            let direction = rotation.transpose() * w + m.transpose() * w * tau;
+            support_value(&support, &direction) + w.dot(&(pose.translation.vector + v * tau))
+        };
+        end(-half).max(end(half)) + half * spread
+    }
+
+    /// An upper bound of the pair's distance: from the vertex of a mesh nearest the
+    /// other element along `n` (a point of the mesh) to that element, or to the other
+    /// mesh's nearest vertex.
+    pub(super) fn upper_bound(&self, p: usize, poses: &[Isometry3], n: Option<&Vector3>) -> Real {
+        let Some(n) = n else { return Real::INFINITY };
+        let (a, b) = self.pairs[p];
+        let world = self.world;
+        let (ea, eb) = (&world.elements[a], &world.elements[b]);
+        let (pose_a, pose_b) = (world.element_pose(ea, poses), world.element_pose(eb, poses));
+        let on = |e: usize, pose: &Isometry3, w: &Vector3| pose * self.support(e).on_surface(&pose.rotation.inverse_transform_vector(w));
+        let point_to = |q: Point3, shape: &Shape, pose: &Isometry3| {
+            let s = shape.as_support_map().expect("a convex primitive");
+            gjk::closest_points(&Ball { radius: 0.0 }, &Isometry3::translation(q.x, q.y, q.z), s, pose).distance
+        };
+        let (va, vb) = (on(a, &pose_a, &-n), on(b, &pose_b, n));
+        let bound = match (ea.shape.as_support_map(), eb.shape.as_support_map()) {
+            (None, Some(_)) => point_to(va, &eb.shape, &pose_b),
+            (Some(_), None) => point_to(vb, &ea.shape, &pose_a),
+            _ => (va - vb).norm(),
+        };
+        bound + self.rounding(p, poses)
+    }
+
+    /// Covers the rounding of distances and gaps computed in floating point at the
+    /// scale of the pair's placement.
+    pub(super) fn rounding(&self, p: usize, poses: &[Isometry3]) -> Real {
+        let (a, b) = self.pairs[p];
+        let world = self.world;
+        let scale: Real = [a, b]
+            .iter()
+            .map(|&e| world.element_pose(&world.elements[e], poses).translation.vector.abs().sum() + self.balls[e].center.coords.abs().sum() + self.balls[e].radius)
+            .sum();
+        1e-12 * (1.0 + scale)
+    }
+
+    /// How far the pair's elements move relative to each other over local times
+    /// `[lo, hi]` of `segment`, from their poses at the middle.
+    pub(super) fn reach(&self, p: usize, segment: &Segment, lo: Real, hi: Real, data: &mut CellData) -> Reach {
+        let world = self.world;
+        let (a, b) = self.pairs[p];
+        let (ea, eb) = (&world.elements[a], &world.elements[b]);
+        let links = data.links.get_or_insert_with(|| {
+            let mut links = Vec::new();
+            link_enclosures(&world.robot, segment, lo, hi, true, None, &mut links);
+            links
+        });
+        let (pose_a, pose_b) = (world.element_pose(ea, &data.poses), world.element_pose(eb, &data.poses));
+        match (ea.body, eb.body) {
+            (Body::Link(_), Body::Link(_)) => {
+                // b in a's frame, and a in b's.
+                let b_in_a = (pose_a.inv_mul(&pose_b), element_relative_pose(&self.tree, ea, eb, links), self.balls[b], pose_a, 1.0);
+                let a_in_b = (pose_b.inv_mul(&pose_a), element_relative_pose(&self.tree, eb, ea, links), self.balls[a], pose_b, -1.0);
+                let any = motion_bound(&b_in_a.0, &b_in_a.1, &b_in_a.2).min(motion_bound(&a_in_b.0, &a_in_b.1, &a_in_b.2));
+                Reach { any, frames: [Some(b_in_a), Some(a_in_b)] }
+            }
+            (Body::Link(_), Body::Obstacle(_)) => {
+                // a in the world frame (b's, up to its fixed pose): the same for every
+                // obstacle.
+                let (over, any) = *data.world_motion.entry(a).or_insert_with(|| {
+                    let over = element_pose(ea, links);
+                    (over, motion_bound(&pose_a, &over, &self.balls[a]))
+                });
+                Reach { any, frames: [Some((pose_a, over, self.balls[a], Isometry3::identity(), -1.0)), None] }
+            }
+            _ => unreachable!("pairs are (link, link) or (link, obstacle)"),
+        }
+    }
+}
+
+/// The unit direction from b's closest point towards a's, if they are apart.
+pub(super) fn direction(d: &PairDistance) -> Option<Vector3> {
+    let v = d.point_a - d.point_b;
+    let norm = v.norm();
+    (d.distance > 0.0 && norm > 0.0 && norm.is_finite()).then(|| v / norm)
+}
+
+/// The support function: the largest `u · x` over the shape's points.
+pub(super) fn support_value(shape: &dyn SupportMap, u: &Vector3) -> Real {
+    shape.support(u).coords.dot(u)
+}
+
+/// An element's shape as a support map: a primitive's own, a mesh's vertices.
+pub(super) enum Support<'a> {
+    Convex(&'a dyn SupportMap),
+    Mesh(&'a SupportTree),
+}
+
+impl Support<'_> {
+    /// A point of the shape farthest along `dir`: a mesh's vertex, a primitive's
+    /// support point.
+    pub(super) fn on_surface(&self, dir: &Vector3) -> Point3 {
+        match self {
+            Support::Convex(s) => s.support(dir),
+            Support::Mesh(t) => t.support(dir),
+        }
+    }
+}
+
+impl SupportMap for Support<'_> {
+    fn core_support(&self, dir: &Vector3) -> Point3 {
+        match self {
+            Support::Convex(s) => s.core_support(dir),
+            Support::Mesh(t) => t.support(dir),
+        }
+    }
+
+    fn margin(&self) -> Real {
+        match self {
+            Support::Convex(s) => s.margin(),
+            Support::Mesh(_) => 0.0,
+        }
+    }
+}
