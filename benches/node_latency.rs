@@ -67,16 +67,7 @@ fn main() {
 }
 
 fn file_trajectory(path: &Path) -> msg::JointTrajectory {
-    let t = ccd_guard::motion::load_trajectory(path).expect("trajectory");
-    msg::JointTrajectory {
-        joint_names: t.joint_names,
-        points: t
-            .points
-            .iter()
-            .map(|p| msg::JointTrajectoryPoint { positions: p.positions.clone(), time_from_start: msg::Duration::from_seconds(p.time_from_start), ..Default::default() })
-            .collect(),
-        ..Default::default()
-    }
+    ccd_guard::ros::convert::trajectory_message(&ccd_guard::motion::load_trajectory(path).expect("trajectory"))
 }
 
 fn motion_trajectory(names: &[String], motion: &JointMotion) -> msg::JointTrajectory {

@@ -142,7 +142,7 @@ pub fn moves(bench: &PandaBench, reach: f64, step: f64, seed: u64, count: usize)
             .map(|(q, &j)| (q + rng.uniform(-reach, reach)).clamp(world.robot.joints[j].lower, world.robot.joints[j].upper))
             .collect();
         let motion = straight_move(world, q0, &q1, step);
-        let input = CheckInput { world: world.clone(), motion };
+        let input = CheckInput { world: world.clone().into(), motion };
         let dense = check_sampled(&input, &SampledOptions { resolution: 0.001, first_only: true, tolerance: 0.001 });
         match dense.verdict {
             Verdict::Collision if colliding.len() < count => {

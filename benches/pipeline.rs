@@ -46,7 +46,7 @@ fn measure(world: &CollisionWorld, motions: &[JointMotion], options: &PipelineOp
             pipeline_times.push(t.elapsed().as_secs_f64() / segments);
             stats += &result.stats;
         }
-        let input = CheckInput { world: world.clone(), motion: motion.clone() };
+        let input = CheckInput { world: world.clone().into(), motion: motion.clone() };
         for _ in 0..5 {
             let t = Instant::now();
             black_box(check_sampled(&input, &SampledOptions { resolution: 0.005, first_only: true, tolerance: 0.001 }));

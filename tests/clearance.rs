@@ -122,7 +122,7 @@ fn min_clearance_between_waypoints_matches_dense_sampling() {
             let placed = directions.iter().find_map(|u| {
                 let ball = centre + u * (0.06 + 0.03 + clearance);
                 let (world, pairs) = world_with_ball(&ball);
-                let input = CheckInput { world, motion: motion.clone() };
+                let input = CheckInput { world: world.into(), motion: motion.clone() };
                 let mut closest = (f64::INFINITY, 0.0);
                 for seg in &motion.segments {
                     for i in 0..=300 {

@@ -300,12 +300,7 @@ fn guard_robot_meshes() -> Vec<String> {
 }
 
 fn demo_trajectory(file: &str) -> msg::JointTrajectory {
-    let t = ccd_guard::motion::load_trajectory(&demo(file)).unwrap();
-    msg::JointTrajectory {
-        joint_names: t.joint_names,
-        points: t.points.iter().map(|p| msg::JointTrajectoryPoint { positions: p.positions.clone(), time_from_start: msg::Duration::from_seconds(p.time_from_start), ..Default::default() }).collect(),
-        ..Default::default()
-    }
+    ccd_guard::ros::convert::trajectory_message(&ccd_guard::motion::load_trajectory(&demo(file)).unwrap())
 }
 
 #[test]

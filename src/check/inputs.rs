@@ -17,9 +17,10 @@ pub struct InputFiles {
     pub start_state: Option<PathBuf>,
 }
 
-/// A world and a motion in it, ready to check.
+/// A world and a motion in it, ready to check. The world is shared: the ROS node checks
+/// every trajectory in the world of its current scene without copying it.
 pub struct CheckInput {
-    pub world: CollisionWorld,
+    pub world: std::sync::Arc<CollisionWorld>,
     pub motion: JointMotion,
 }
 
@@ -45,6 +46,6 @@ impl CheckInput {
         if motion.waypoints.is_empty() {
             return Err(InputError::new("the trajectory has no points").at("points"));
         }
-        Ok(Self { world, motion })
+        Ok(Self { world: std::sync::Arc::new(world), motion })
     }
 }

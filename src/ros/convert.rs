@@ -3,10 +3,10 @@
 use super::msg;
 use crate::check::Report;
 use crate::error::InputError;
-use crate::math::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
-use nalgebra::Quaternion;
+use crate::math::{Isometry3, Point3};
 use crate::motion::{validate_trajectory, JointState, RawPoint, Trajectory};
-use crate::shape::{Ball, Cone, Cuboid, Cylinder, Shape, TriMesh};
+use crate::scene::{pose_from_parts, solid_primitive};
+use crate::shape::{Shape, TriMesh};
 use std::sync::Arc;
 
 /// A `JointTrajectory` as the checker's trajectory (`time_from_start` in seconds).
@@ -24,60 +24,48 @@ pub fn trajectory(message: &msg::JointTrajectory) -> Result<Trajectory, InputErr
     validate_trajectory(message.joint_names.clone(), points)
 }
 
+/// A trajectory as a `JointTrajectory` message (the inverse of [`trajectory`]).
+pub fn trajectory_message(trajectory: &Trajectory) -> msg::JointTrajectory {
+    msg::JointTrajectory {
+        joint_names: trajectory.joint_names.clone(),
+        points: trajectory
+            .points
+            .iter()
+            .map(|p| msg::JointTrajectoryPoint {
+                positions: p.positions.clone(),
+                velocities: p.velocities.clone().unwrap_or_default(),
+                accelerations: p.accelerations.clone().unwrap_or_default(),
+                effort: Vec::new(),
+                time_from_start: msg::Duration::from_seconds(p.time_from_start),
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
+
 /// A `JointState`'s names and positions (velocities and efforts are not used).
 pub fn joint_state(message: &msg::JointState) -> Result<JointState, InputError> {
     JointState::validated(message.name.clone(), message.position.clone())
 }
 
 /// A pose message as an isometry: finite, with a quaternion of norm near 1 (MoveIt
-/// normalizes; a zero quaternion is an error).
+/// normalizes; a zero quaternion is an error), as in scene files.
 pub fn isometry(pose: &msg::Pose) -> Result<Isometry3, String> {
-    let p = pose.position;
-    let q = pose.orientation;
-    if ![p.x, p.y, p.z, q.x, q.y, q.z, q.w].iter().all(|v| v.is_finite()) {
-        return Err("a pose has a value that is not finite".into());
-    }
-    let quaternion = Quaternion::new(q.w, q.x, q.y, q.z);
-    let norm = quaternion.norm();
-    if (norm - 1.0).abs() > 1e-3 {
-        return Err(format!("a pose's quaternion [{}, {}, {}, {}] has norm {norm}, not 1", q.x, q.y, q.z, q.w));
-    }
-    Ok(Isometry3::from_parts(Translation3::new(p.x, p.y, p.z), UnitQuaternion::new_normalize(quaternion)))
+    let (p, q) = (pose.position, pose.orientation);
+    pose_from_parts([p.x, p.y, p.z], [q.x, q.y, q.z, q.w]).map_err(|e| e.to_string())
 }
 
-/// A solid primitive as a shape (`shape_msgs/SolidPrimitive` conventions: centred,
-/// cylinder and cone along z with `[height, radius]`).
+/// A solid primitive as a shape (`shape_msgs/SolidPrimitive`, as scene files give them).
 pub fn primitive_shape(primitive: &msg::SolidPrimitive) -> Result<Shape, String> {
-    let d = &primitive.dimensions;
-    let need = |n: usize, what: &str| -> Result<(), String> {
-        if d.len() < n {
-            return Err(format!("a {what} needs {n} dimensions, found {}", d.len()));
-        }
-        match d[..n].iter().find(|v| !(v.is_finite() && **v > 0.0)) {
-            Some(v) => Err(format!("{what} dimension {v} must be positive and finite")),
-            None => Ok(()),
-        }
-    };
-    Ok(match primitive.kind {
-        msg::SolidPrimitive::BOX => {
-            need(3, "box")?;
-            Shape::Cuboid(Cuboid { half_extents: Vector3::new(d[0], d[1], d[2]) * 0.5 })
-        }
-        msg::SolidPrimitive::SPHERE => {
-            need(1, "sphere")?;
-            Shape::Ball(Ball { radius: d[0] })
-        }
-        msg::SolidPrimitive::CYLINDER => {
-            need(2, "cylinder")?;
-            Shape::Cylinder(Cylinder { half_height: d[0] * 0.5, radius: d[1] })
-        }
-        msg::SolidPrimitive::CONE => {
-            need(2, "cone")?;
-            Shape::Cone(Cone { half_height: d[0] * 0.5, radius: d[1] })
-        }
+    let kind = match primitive.kind {
+        msg::SolidPrimitive::BOX => "box",
+        msg::SolidPrimitive::SPHERE => "sphere",
+        msg::SolidPrimitive::CYLINDER => "cylinder",
+        msg::SolidPrimitive::CONE => "cone",
         msg::SolidPrimitive::PRISM => return Err("prism primitives are not supported (send the prism as a mesh)".into()),
         other => return Err(format!("unknown primitive type {other}")),
-    })
+    };
+    solid_primitive(kind, &primitive.dimensions).expect("a primitive kind")
 }
 
 /// A `shape_msgs/Mesh` as a triangle mesh.

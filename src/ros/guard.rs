@@ -181,7 +181,7 @@ impl Guard {
             return Ok(None);
         }
         let world = self.world()?;
-        let q = current_positions(&world, &self.scene.as_ref().expect("scene").current_state());
+        let q = self.scene.as_ref().expect("scene").current_positions();
         let mut checker = StateChecker::new(&world);
         let contacts = checker.contacts(&q, true);
         let colliding = !contacts.is_empty();
@@ -276,7 +276,7 @@ impl Guard {
         if motion.waypoints.is_empty() {
             return Err("the trajectory has no points".into());
         }
-        Ok(CheckInput { world: (*world).clone(), motion })
+        Ok(CheckInput { world, motion })
     }
 
     fn planning_frame(&self) -> &str {
@@ -287,17 +287,6 @@ impl Guard {
         let header = msg::Header { stamp: msg::Time::now(), frame_id: self.planning_frame().to_string() };
         convert::verdict(report, header, source, stamp)
     }
-}
-
-/// The joint vector of the current state (defaults where it says nothing).
-fn current_positions(world: &CollisionWorld, state: &JointState) -> Vec<f64> {
-    let mut q = world.robot.default_positions();
-    for (name, value) in state.name.iter().zip(&state.position) {
-        if let Some(v) = world.robot.variable_of_joint(name) {
-            q[v] = *value;
-        }
-    }
-    q
 }
 
 fn merge(into: &mut JointState, from: &JointState) {

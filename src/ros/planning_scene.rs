@@ -79,6 +79,18 @@ impl PlanningSceneState {
         crate::motion::JointState { name: self.current.keys().cloned().collect(), position: self.current.values().copied().collect() }
     }
 
+    /// The joint vector of the latest joint values (defaults where they say nothing).
+    /// Attached objects add fixed joints only, so it also fits [`Self::collision_world`]'s robot.
+    pub fn current_positions(&self) -> Vec<f64> {
+        let mut q = self.robot.default_positions();
+        for (name, value) in &self.current {
+            if let Some(v) = self.robot.variable_of_joint(name) {
+                q[v] = *value;
+            }
+        }
+        q
+    }
+
     /// Merges joint values in (a `joint_states` message, a scene's robot state). Joints
     /// the robot lacks are ignored, as robot_state_publisher's extra joints are.
     pub fn update_joints(&mut self, names: &[String], positions: &[f64]) -> Result<(), String> {
@@ -106,13 +118,7 @@ impl PlanningSceneState {
         let Some(link) = self.robot.link_named(frame) else {
             return Err(format!("frame '{frame}' is neither the planning frame '{}' nor a link of the robot", self.planning_frame));
         };
-        let mut q = self.robot.default_positions();
-        for (name, value) in &self.current {
-            if let Some(v) = self.robot.variable_of_joint(name) {
-                q[v] = *value;
-            }
-        }
-        Ok(self.robot.link_poses(&q)[link])
+        Ok(self.robot.link_poses(&self.current_positions())[link])
     }
 
     /// What the scene lacks, and why (see the field).

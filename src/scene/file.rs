@@ -2,9 +2,10 @@
 //! `shape_msgs/SolidPrimitive` dimension conventions.
 use super::{Obstacle, Scene};
 use crate::error::{InputError, InputResult};
-use crate::math::{Isometry3, Real, Translation3, UnitQuaternion, Vector3};
+use super::object_parts::{pose_from_parts, solid_primitive, PoseError};
+use crate::math::{Isometry3, Real, Vector3};
 use crate::robot::resources::ResourceResolver;
-use crate::shape::{Ball, Cone, Cuboid, Cylinder, Shape};
+use crate::shape::Shape;
 use serde::Deserialize;
 use std::path::Path;
 
@@ -38,17 +39,10 @@ pub(crate) struct PoseEntry {
 
 impl PoseEntry {
     pub(crate) fn to_isometry(&self, what: &str) -> InputResult<Isometry3> {
-        let p = self.position.unwrap_or([0.0; 3]);
-        let [x, y, z, w] = self.orientation.unwrap_or([0.0, 0.0, 0.0, 1.0]);
-        if p.iter().chain([x, y, z, w].iter()).any(|v| !v.is_finite()) {
-            return Err(InputError::new("pose has a value that is not finite").at(format!("{what}.pose")));
-        }
-        let q = nalgebra::Quaternion::new(w, x, y, z);
-        if (q.norm() - 1.0).abs() > 1e-3 {
-            return Err(InputError::new(format!("orientation [{x}, {y}, {z}, {w}] is not a unit quaternion (x, y, z, w)"))
-                .at(format!("{what}.pose.orientation")));
-        }
-        Ok(Isometry3::from_parts(Translation3::new(p[0], p[1], p[2]), UnitQuaternion::from_quaternion(q)))
+        pose_from_parts(self.position.unwrap_or([0.0; 3]), self.orientation.unwrap_or([0.0, 0.0, 0.0, 1.0])).map_err(|e| {
+            let at = if matches!(e, PoseError::NotFinite) { format!("{what}.pose") } else { format!("{what}.pose.orientation") };
+            InputError::new(e.to_string()).at(at)
+        })
     }
 }
 
@@ -75,38 +69,20 @@ pub fn parse_scene(text: &str, path: &Path, resolver: &ResourceResolver) -> Inpu
 }
 
 fn object_shape(entry: &ObjectEntry, what: &str, path: &Path, resolver: &ResourceResolver) -> InputResult<Shape> {
-    let dims = |n: usize| -> InputResult<Vec<Real>> {
-        let d = entry.dimensions.as_ref().ok_or_else(|| InputError::new(format!("a {} needs dimensions", entry.kind)).at(what.to_string()))?;
-        if d.len() != n {
-            return Err(InputError::new(format!("a {} needs {n} dimensions, found {}", entry.kind, d.len())).at(format!("{what}.dimensions")));
+    if entry.kind == "mesh" {
+        let uri = entry.mesh.as_ref().ok_or_else(|| InputError::new("a mesh object needs 'mesh'").at(what.to_string()))?;
+        let scale = Vector3::from(entry.scale.unwrap_or([1.0; 3]));
+        if scale.iter().any(|v| !v.is_finite() || *v == 0.0) {
+            return Err(InputError::new("scale must be finite and non-zero").at(format!("{what}.scale")));
         }
-        if let Some(v) = d.iter().find(|v| !(v.is_finite() && **v > 0.0)) {
-            return Err(InputError::new(format!("dimension {v} must be positive and finite")).at(format!("{what}.dimensions")));
-        }
-        Ok(d.clone())
-    };
-    Ok(match entry.kind.as_str() {
-        "box" => Shape::Cuboid(Cuboid { half_extents: Vector3::from_column_slice(&dims(3)?) * 0.5 }),
-        "sphere" => Shape::Ball(Ball { radius: dims(1)?[0] }),
-        "cylinder" => {
-            let d = dims(2)?;
-            Shape::Cylinder(Cylinder { half_height: d[0] * 0.5, radius: d[1] })
-        }
-        "cone" => {
-            let d = dims(2)?;
-            Shape::Cone(Cone { half_height: d[0] * 0.5, radius: d[1] })
-        }
-        "mesh" => {
-            let uri = entry.mesh.as_ref().ok_or_else(|| InputError::new("a mesh object needs 'mesh'").at(what.to_string()))?;
-            let scale = Vector3::from(entry.scale.unwrap_or([1.0; 3]));
-            if scale.iter().any(|v| !v.is_finite() || *v == 0.0) {
-                return Err(InputError::new("scale must be finite and non-zero").at(format!("{what}.scale")));
-            }
-            let mesh_path = resolver.resolve(uri, path).map_err(|e| InputError::new(e).at(format!("{what}.mesh")))?;
-            Shape::TriMesh(std::sync::Arc::new(crate::robot::load_mesh(resolver, &mesh_path, scale)?))
-        }
-        other => {
-            return Err(InputError::new(format!("unknown type '{other}' (box, sphere, cylinder, cone or mesh)")).at(format!("{what}.type")));
-        }
-    })
+        let mesh_path = resolver.resolve(uri, path).map_err(|e| InputError::new(e).at(format!("{what}.mesh")))?;
+        return Ok(Shape::TriMesh(std::sync::Arc::new(crate::robot::load_mesh(resolver, &mesh_path, scale)?)));
+    }
+    let dimensions = entry.dimensions.as_deref().unwrap_or_default();
+    match solid_primitive(&entry.kind, dimensions) {
+        Some(Ok(shape)) => Ok(shape),
+        Some(Err(_)) if entry.dimensions.is_none() => Err(InputError::new(format!("a {} needs dimensions", entry.kind)).at(what.to_string())),
+        Some(Err(e)) => Err(InputError::new(e).at(format!("{what}.dimensions"))),
+        None => Err(InputError::new(format!("unknown type '{}' (box, sphere, cylinder, cone or mesh)", entry.kind)).at(format!("{what}.type"))),
+    }
 }

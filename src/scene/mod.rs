@@ -1,7 +1,9 @@
 //! The static scene: collision objects placed in the robot's root frame.
 mod file;
+mod object_parts;
 
 pub use file::{load_scene, parse_scene};
+pub use object_parts::{pose_from_parts, solid_primitive, PoseError};
 
 use crate::math::Isometry3;
 use crate::shape::Shape;

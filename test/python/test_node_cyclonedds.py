@@ -19,8 +19,8 @@ import pytest
 import yaml
 
 from conftest import REPO_ROOT, release_binary
+from demo_cli import DEMO, cli_report
 
-DEMO = REPO_ROOT / "assets" / "demo"
 PEER = Path(__file__).resolve().parent / "dds_peer.py"
 VERDICT = ("/ccd_guard/verdict", "ccd_guard/msg/CollisionVerdict")
 # Cyclone on the namespace's loopback interface only, multicast allowed there.
@@ -35,15 +35,6 @@ NAMESPACE_SETUP = "ip link set lo up && ip link set lo multicast on && ip route 
 @pytest.fixture(scope="module")
 def node_binary() -> Path:
     return release_binary("ccd_guard", "cargo build --release")
-
-
-def cli_report(node_binary: Path, trajectory: Path) -> dict:
-    out = subprocess.run(
-        [str(node_binary), "check", "--urdf", str(DEMO / "robot.urdf"), "--srdf", str(DEMO / "robot.srdf"),
-         "--scene", str(DEMO / "scene.yaml"), "--trajectory", str(trajectory)],
-        capture_output=True, text=True, timeout=300,
-    )
-    return json.loads(out.stdout)
 
 
 def trajectory_message(path: Path, stamp_sec: int = 0) -> dict:

@@ -21,8 +21,8 @@ import pytest
 import yaml
 
 from conftest import REPO_ROOT, release_binary
+from demo_cli import DEMO, cli_report
 
-DEMO = REPO_ROOT / "assets" / "demo"
 PEER_SOURCE = REPO_ROOT / "test" / "fastdds_peer" / "fastdds_peer.cpp"
 SETUP = REPO_ROOT / "scripts" / "setup_fastdds.sh"
 PEER_TIMEOUT_S = 30  # the peer's own limit on matching and on waiting for the verdict
@@ -70,17 +70,6 @@ def fastdds_peer(tmp_path_factory) -> Path:
                            capture_output=True, text=True, timeout=600)
     assert build.returncode == 0, f"building the Fast DDS peer failed:\n{build.stderr[-4000:]}"
     return binary
-
-
-def cli_report(node_binary: Path, trajectory: Path) -> dict:
-    out = subprocess.run(
-        [str(node_binary), "check", "--urdf", str(DEMO / "robot.urdf"), "--srdf", str(DEMO / "robot.srdf"),
-         "--scene", str(DEMO / "scene.yaml"), "--trajectory", str(trajectory)],
-        capture_output=True, text=True, timeout=300,
-    )
-    # (its exit status tells the verdict: 1 for a collision)
-    assert out.stdout.strip(), f"ccd_guard check printed nothing ({out.returncode}): {out.stderr[-2000:]}"
-    return json.loads(out.stdout)
 
 
 def peer_input(trajectory: Path, stamp_sec: int) -> str:
