@@ -430,3 +430,34 @@ fn joint_states_fill_the_joints_a_trajectory_leaves_out() {
     assert!(moved.time_of_contact != got.time_of_contact || moved.verdict != got.verdict, "{moved:?}");
     assert!(guard.update_joint_states(&msg::JointState { name: vec!["joint1".into()], position: vec![f64::NAN], ..Default::default() }).unwrap_err().contains("not finite"));
 }
+
+#[test]
+fn nothing_is_proven_free_while_the_scene_holds_an_octomap_the_node_cannot_take_in() {
+    let mut guard = demo_guard();
+    let job = TrajectoryJob::from_joint_trajectory("planned_trajectory", demo_trajectory("traj_free.yaml"));
+    assert_eq!(guard.check(&job).verdict.verdict, "collision_free");
+    let with_map = |id: &str, data: Vec<i8>, is_diff: bool| msg::PlanningScene {
+        is_diff,
+        world: msg::PlanningSceneWorld {
+            octomap: msg::OctomapWithPose {
+                octomap: msg::Octomap { binary: true, id: id.into(), resolution: 0.02, data, ..Default::default() },
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    // A map of a kind the node does not read, then garbage under the right id.
+    for (id, data) in [("ColorOcTree", vec![0x55_i8, 0x55]), ("OcTree", vec![-1_i8, -1, -1])] {
+        assert!(guard.apply_planning_scene(&with_map(id, data, true)).unwrap_err().contains("octomap"));
+        let v = guard.check(&job).verdict;
+        assert_eq!((v.verdict.as_str(), v.certified), ("uncertain", false), "{id}");
+        assert!(v.error.contains("'<octomap>'"), "{}", v.error);
+        // A diff without a map keeps it.
+        guard.apply_planning_scene(&msg::PlanningScene { is_diff: true, ..Default::default() }).unwrap();
+        assert_eq!(guard.check(&job).verdict.verdict, "uncertain");
+        // A full scene without one removes it.
+        guard.apply_planning_scene(&with_map("OcTree", Vec::new(), false)).unwrap();
+        assert_eq!(guard.check(&job).verdict.verdict, "collision_free");
+    }
+}

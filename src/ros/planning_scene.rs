@@ -14,6 +14,8 @@ use std::collections::BTreeMap;
 
 /// The key of a rejected allowed collision matrix.
 const ACM: &str = "allowed_collision_matrix";
+/// The world object a planning scene's octomap becomes (MoveIt's `OCTOMAP_NS`).
+pub const OCTOMAP_ID: &str = "<octomap>";
 
 /// A collision object: its pose in the planning frame and its shapes relative to it.
 #[derive(Clone, Debug)]
@@ -251,6 +253,12 @@ impl PlanningSceneState {
         for object in &scene.world.collision_objects {
             errors.extend(self.apply_collision_object(object).err());
         }
+        // As MoveIt's processOctomapMsg: a full scene replaces the map (an empty one
+        // removes it), a diff replaces it only when it carries one.
+        let octomap = &scene.world.octomap;
+        if !scene.is_diff || !octomap.octomap.data.is_empty() {
+            errors.extend(self.apply_octomap(octomap).err());
+        }
         let acm = &scene.allowed_collision_matrix;
         if !acm.entry_names.is_empty() || !acm.default_entry_names.is_empty() {
             match allowed_pairs(acm) {
@@ -266,6 +274,20 @@ impl PlanningSceneState {
             }
         }
         if errors.is_empty() { Ok(()) } else { Err(errors.join("; ")) }
+    }
+
+    /// Replaces the planning scene's octomap (`PlanningSceneWorld.octomap`); empty data
+    /// removes it. A map that cannot be taken in is rejected, so that no trajectory is
+    /// proven free while the node ignores it.
+    pub fn apply_octomap(&mut self, map: &msg::OctomapWithPose) -> Result<(), String> {
+        self.objects.remove(OCTOMAP_ID);
+        self.rejected.remove(OCTOMAP_ID);
+        if map.octomap.data.is_empty() {
+            return Ok(());
+        }
+        let why = format!("octomap '{}' ({} bytes): octomaps are not read yet", map.octomap.id, map.octomap.data.len());
+        self.rejected.insert(OCTOMAP_ID.to_string(), why.clone());
+        Err(why)
     }
 
     /// The world a check runs in: the robot with its attached objects as links of their
