@@ -1,10 +1,11 @@
 //! The hierarchy of a collision element as both continuous methods walk it: the OBB
-//! tree nodes of a mesh, or the whole primitive as one leaf.
-use crate::bounding_volume::Obb;
+//! tree nodes of a mesh, the hierarchy of a voxel map down to its cubes, or the whole
+//! primitive as one leaf.
+use crate::bounding_volume::{Aabb, Obb};
 use crate::collision::Element;
 use crate::math::{Isometry3, Triangle};
 use crate::partitioning::NodeContent;
-use crate::shape::{Cuboid, Shape};
+use crate::shape::{Cuboid, Shape, SupportMap, TriangleShape, VoxelNodeContent};
 
 /// Marks "the whole primitive" where a node index is expected.
 pub const PRIMITIVE: u32 = u32::MAX;
@@ -15,6 +16,45 @@ pub enum Leaf {
     Inner(u32, u32),
     Triangle,
     Primitive,
+    /// One cube of a voxel map.
+    Voxel,
+}
+
+/// The convex shape at a leaf, in its element's frame.
+pub enum LeafShape<'e> {
+    /// A primitive element.
+    Primitive(&'e dyn SupportMap),
+    /// A mesh's triangle.
+    Triangle(Triangle),
+    /// A voxel map's cube.
+    Cube(Aabb),
+    /// A whole mesh or voxel map (no leaf named): only a convex bound of it is known.
+    Whole,
+}
+
+impl LeafShape<'_> {
+    /// The leaf as a support map; `None` for [`LeafShape::Whole`].
+    pub fn support_map(&self) -> Option<Box<dyn SupportMap + '_>> {
+        match self {
+            LeafShape::Primitive(s) => Some(Box::new(*s)),
+            LeafShape::Triangle(t) => Some(Box::new(TriangleShape(t))),
+            LeafShape::Cube(c) => Some(Box::new(*c)),
+            LeafShape::Whole => None,
+        }
+    }
+}
+
+/// The convex shape of leaf `node` of an element (`PRIMITIVE`: the whole element).
+pub fn leaf_shape(e: &Element, node: u32) -> LeafShape<'_> {
+    match &e.shape {
+        _ if node == PRIMITIVE && e.shape.as_support_map().is_none() => LeafShape::Whole,
+        Shape::TriMesh(_) => LeafShape::Triangle(leaf_triangle(e, node)),
+        Shape::VoxelMap(m) => match m.node_content(node) {
+            VoxelNodeContent::Voxel(v) => LeafShape::Cube(m.voxel_cube(v)),
+            VoxelNodeContent::Children(..) => LeafShape::Whole,
+        },
+        primitive => LeafShape::Primitive(primitive.as_support_map().expect("primitives are convex")),
+    }
 }
 
 /// The triangle of a mesh's leaf node.
@@ -38,6 +78,13 @@ pub fn node_obb(e: &Element, node: u32) -> (Obb, Leaf) {
                 NodeContent::Triangle(_) => Leaf::Triangle,
             };
             (n.obb, leaf)
+        }
+        Shape::VoxelMap(m) => {
+            let leaf = match m.node_content(node) {
+                VoxelNodeContent::Children(l, r) => Leaf::Inner(l, r),
+                VoxelNodeContent::Voxel(_) => Leaf::Voxel,
+            };
+            (m.node_obb(node), leaf)
         }
         _ => (e.local_obb, Leaf::Primitive),
     }

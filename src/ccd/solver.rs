@@ -6,7 +6,7 @@
 //! conservative advancement for curved primitives. Intervals are visited earliest first;
 //! at the time tolerance, the first time of contact is found by bisection between a free
 //! and a touching instant with the exact discrete test.
-use super::element_nodes::{leaf_triangle, node_obb, obb_cuboid, Leaf, PRIMITIVE};
+use super::element_nodes::{leaf_shape, leaf_triangle, node_obb, obb_cuboid, Leaf, LeafShape, PRIMITIVE};
 use super::element_motion::{element_pose, element_relative_pose, element_world_pose, poses_at};
 use super::conservative_advancement::{advance, motion_bound, separated_over, Advancement, BoundingBall};
 use super::continuous_obb::may_overlap;
@@ -19,7 +19,7 @@ use crate::enclosure::{IntervalPose, IntervalVector3, KinematicTree, LinkEnclosu
 use crate::math::{Isometry3, Point3, Real, Triangle, Vector3};
 use crate::query::gjk;
 use crate::query::intersection::intersection_point;
-use crate::shape::{Shape, SupportMap, TriangleShape};
+use crate::shape::{SupportMap, TriangleShape};
 
 /// Element pairs of one body pair (a link and an obstacle, or two links).
 #[derive(Clone, Debug)]
@@ -166,7 +166,7 @@ impl<'w, 'c> Solver<'w, 'c> {
                     // At the roots, the whole shapes (a mesh by its convex hull). While the
                     // hulls are still apart at the interval's start, refine time, not
                     // geometry: one item per pair instead of one per triangle near contact.
-                    if a == 0 && b == 0 && matches!((&ea.shape, &eb.shape), (Shape::TriMesh(_), _) | (_, Shape::TriMesh(_))) {
+                    if a == 0 && b == 0 && (ea.shape.as_support_map().is_none() || eb.shape.as_support_map().is_none()) {
                         self.stats.advancement_tests += 1;
                         let outcome = frame.advance(ea.shape.convex_bound().as_ref(), &element_ball(ea), eb.shape.convex_bound().as_ref(), &element_ball(eb));
                         if outcome.separated {
@@ -180,7 +180,9 @@ impl<'w, 'c> Solver<'w, 'c> {
                     }
                     match (node_a.1, node_b.1) {
                         (Leaf::Triangle, Leaf::Triangle) => queue.push(Work::Triangles { pair: p, a, b, mask: ALL_EQUATIONS }),
-                        (Leaf::Triangle | Leaf::Primitive, Leaf::Triangle | Leaf::Primitive) => queue.push(Work::Convex { pair: p, a, b }),
+                        (Leaf::Triangle | Leaf::Primitive | Leaf::Voxel, Leaf::Triangle | Leaf::Primitive | Leaf::Voxel) => {
+                            queue.push(Work::Convex { pair: p, a, b })
+                        }
                         // Refine time before geometry while the pair moves farther over the
                         // interval than the boxes' size (the refinement levels of §5.1.1).
                         (Leaf::Inner(..), _) | (_, Leaf::Inner(..))
@@ -228,18 +230,9 @@ impl<'w, 'c> Solver<'w, 'c> {
                         continue;
                     }
                     self.stats.advancement_tests += 1;
-                    let (shape_a, tri_a) = leaf_shape(ea, a);
-                    let (shape_b, tri_b) = leaf_shape(eb, b);
-                    let sa: &dyn SupportMap = match &tri_a {
-                        Some(t) => &TriangleShape(t),
-                        None => shape_a.expect("a primitive"),
-                    };
-                    let sb: &dyn SupportMap = match &tri_b {
-                        Some(t) => &TriangleShape(t),
-                        None => shape_b.expect("a primitive"),
-                    };
-                    let ball = |e: &Element, t: &Option<Triangle>| t.as_ref().map_or_else(|| element_ball(e), triangle_ball);
-                    if !frame.apart(sa, &ball(ea, &tri_a), sb, &ball(eb, &tri_b)) {
+                    let (leaf_a, leaf_b) = (leaf_shape(ea, a), leaf_shape(eb, b));
+                    let (sa, sb) = (leaf_a.support_map().expect("a leaf"), leaf_b.support_map().expect("a leaf"));
+                    if !frame.apart(sa.as_ref(), &leaf_ball(ea, &leaf_a), sb.as_ref(), &leaf_ball(eb, &leaf_b)) {
                         left.push(item);
                         right.push(item);
                     }
@@ -401,23 +394,13 @@ impl<'w, 'c> Solver<'w, 'c> {
                 Work::Triangles { a, b, .. } | Work::Convex { a, b, .. } => (a, b),
                 Work::Nodes { .. } => (PRIMITIVE, PRIMITIVE),
             };
-            let (shape_a, tri_a) = leaf_shape(ea, a);
-            let (shape_b, tri_b) = leaf_shape(eb, b);
-            let (hull_a, hull_b) = (ea.shape.convex_bound(), eb.shape.convex_bound());
-            let sa: &dyn SupportMap = match (&tri_a, shape_a) {
-                (Some(t), _) => &TriangleShape(t),
-                (None, Some(shape)) => shape,
-                (None, None) => hull_a.as_ref(),
-            };
-            let sb: &dyn SupportMap = match (&tri_b, shape_b) {
-                (Some(t), _) => &TriangleShape(t),
-                (None, Some(shape)) => shape,
-                (None, None) => hull_b.as_ref(),
-            };
+            let (leaf_a, leaf_b) = (leaf_shape(ea, a), leaf_shape(eb, b));
+            let sa = leaf_a.support_map().unwrap_or_else(|| ea.shape.convex_bound());
+            let sb = leaf_b.support_map().unwrap_or_else(|| eb.shape.convex_bound());
             // From the other body towards the link: element a is the link, except in a
             // self-collision pair listed the other way round.
             let sign = if ea.body == Body::Link(link) { 1.0 } else { -1.0 };
-            consider(sa, &pa, sb, &pb, sign);
+            consider(sa.as_ref(), &pa, sb.as_ref(), &pb, sign);
         }
         best
     }
@@ -488,13 +471,12 @@ fn pair_of(w: &Work) -> u32 {
     }
 }
 
-/// The convex shape of a leaf: the primitive itself, or the triangle of a mesh's
-/// leaf node (`PRIMITIVE`: none for a mesh).
-fn leaf_shape(e: &Element, node: u32) -> (Option<&dyn SupportMap>, Option<Triangle>) {
-    match &e.shape {
-        Shape::TriMesh(_) if node != PRIMITIVE => (None, Some(leaf_triangle(e, node))),
-        Shape::TriMesh(_) => (None, None),
-        other => (other.as_support_map(), None),
+/// A ball holding a leaf's shape, in the element frame.
+fn leaf_ball(e: &Element, leaf: &LeafShape) -> BoundingBall {
+    match leaf {
+        LeafShape::Triangle(t) => triangle_ball(t),
+        LeafShape::Cube(c) => BoundingBall { center: c.center(), radius: c.half_extents().norm() * (1.0 + 1e-12) + 1e-15 },
+        LeafShape::Primitive(_) | LeafShape::Whole => element_ball(e),
     }
 }
 

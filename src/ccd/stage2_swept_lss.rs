@@ -66,8 +66,8 @@ pub fn may_touch(world: &CollisionWorld, lss: &[Lss], links: &[LinkEnclosure], a
             gjk::may_intersect(&swept_a, &Isometry3::identity(), &swept_b, &Isometry3::identity())
         }
         Body::Obstacle(_) => match &eb.shape {
-            Shape::TriMesh(m) => {
-                let (cuboid, pose) = obb_as_cuboid(&m.obb_tree().root_obb(), &eb.origin);
+            Shape::TriMesh(_) | Shape::VoxelMap(_) => {
+                let (cuboid, pose) = obb_as_cuboid(&eb.local_obb, &eb.origin);
                 gjk::may_intersect(&swept_a, &Isometry3::identity(), &cuboid, &pose)
             }
             convex => match convex.as_support_map() {

@@ -12,14 +12,14 @@ use super::motion_ball::{arc_length_ball, metric_speed_bound, motion_ball, relat
 use super::orbit::{DistortionQuadratic, Orbit};
 use crate::bounding_volume::Obb;
 use crate::ccd::element_motion::{element_relative_pose, element_world_pose, poses_at};
-use crate::ccd::element_nodes::{leaf_triangle, node_obb, obb_cuboid, Leaf};
+use crate::ccd::element_nodes::{leaf_shape, leaf_triangle, node_obb, obb_cuboid, Leaf, LeafShape};
 use crate::ccd::time_cells::{SolveRange, TimeCell};
 use crate::collision::{Body, CollisionWorld, Element};
 use crate::enclosure::{KinematicTree, LinkEnclosure, LinkJet};
 use crate::math::{Isometry3, Point3, Real, Triangle};
 use crate::motion::Segment;
 use crate::query::gjk;
-use crate::shape::{Cuboid, Shape, SupportMap, TriangleShape};
+use crate::shape::{Cuboid, Shape, SupportMap};
 
 /// Slack (metres) on every separation the certifier relies on: covers the rounding of
 /// mapping the fixed geometry into the moving frame and of GJK's bounds, far above both.
@@ -268,22 +268,10 @@ impl<'w> Certifier<'w> {
             _ => {
                 // The leaf's real shape, grown by the largest displacement over it.
                 let grown = ball.radius * max_rate(quadratic, &box_m.corners());
-                let (moving_triangle, fixed_triangle);
-                let sm: &dyn SupportMap = match &moving.shape {
-                    Shape::TriMesh(_) => {
-                        moving_triangle = leaf_triangle(moving, item.moving);
-                        &TriangleShape(&moving_triangle)
-                    }
-                    primitive => primitive.as_support_map().expect("a primitive"),
-                };
-                let sf: &dyn SupportMap = match &fixed.shape {
-                    Shape::TriMesh(_) => {
-                        fixed_triangle = leaf_triangle(fixed, item.fixed);
-                        &TriangleShape(&fixed_triangle)
-                    }
-                    primitive => primitive.as_support_map().expect("a primitive"),
-                };
-                gjk::distance_lower_bound(sm, &Isometry3::identity(), sf, fixed_in_moving) > grown + SLACK
+                let (leaf_m, leaf_f) = (leaf_shape(moving, item.moving), leaf_shape(fixed, item.fixed));
+                let sm = leaf_m.support_map().expect("a leaf");
+                let sf = leaf_f.support_map().expect("a leaf");
+                gjk::distance_lower_bound(sm.as_ref(), &Isometry3::identity(), sf.as_ref(), fixed_in_moving) > grown + SLACK
             }
         }
     }
@@ -319,11 +307,15 @@ fn boxes_apart(a: &Obb, b: &Obb, b_in_a: &Isometry3, grown: Real, exact: bool) -
 }
 
 /// The faces of a polyhedral leaf, in its element's frame: a mesh triangle, or a box's
-/// twelve; `None` for a curved primitive.
+/// or a voxel's twelve; `None` for a curved primitive.
 fn polyhedral_faces(e: &Element, node: u32) -> Option<Vec<Triangle>> {
-    match &e.shape {
-        Shape::TriMesh(_) => Some(vec![leaf_triangle(e, node)]),
-        Shape::Cuboid(c) => Some(cuboid_faces(c)),
+    match (&e.shape, leaf_shape(e, node)) {
+        (Shape::TriMesh(_), _) => Some(vec![leaf_triangle(e, node)]),
+        (Shape::Cuboid(c), _) => Some(cuboid_faces(c)),
+        (_, LeafShape::Cube(cube)) => {
+            let centre = cube.center().coords;
+            Some(cuboid_faces(&Cuboid { half_extents: cube.half_extents() }).into_iter().map(|t| t.map(|p| p + centre)).collect())
+        }
         _ => None,
     }
 }

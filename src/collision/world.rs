@@ -89,6 +89,10 @@ impl CollisionWorld {
             }
         }
         for (o, object) in scene.objects.iter().enumerate() {
+            // A map with no occupied cube holds nothing to touch.
+            if matches!(&object.shape, Shape::VoxelMap(m) if m.is_empty()) {
+                continue;
+            }
             elements.push(Element::new(Body::Obstacle(o), object.shape.clone(), object.pose));
         }
         Self { robot, scene, elements, checked_links, allowed_link_obstacle: Default::default() }

@@ -99,17 +99,20 @@ fn shape_marker(m: &mut Marker, shape: &Shape, pose: Isometry3, mesh: Option<&cr
                 m.mesh_resource = source.uri.clone();
                 (Marker::MESH_RESOURCE, source.scale)
             }
-            None => {
-                let aabb = t.local_aabb();
-                let c = nalgebra::center(&aabb.mins, &aabb.maxs);
-                pose *= Isometry3::translation(c.x, c.y, c.z);
-                (Marker::CUBE, aabb.maxs - aabb.mins)
-            }
+            None => box_of(&mut pose, &t.local_aabb()),
         },
+        Shape::VoxelMap(map) => box_of(&mut pose, &map.local_aabb()),
     };
     m.kind = kind;
     m.scale = msg::Vector3 { x: scale.x, y: scale.y, z: scale.z };
     m.pose = pose_message(&pose);
+}
+
+/// A cube marker of a box given in the frame `pose` places: moves `pose` to its centre.
+fn box_of(pose: &mut Isometry3, aabb: &Aabb) -> (i32, crate::math::Vector3) {
+    let c = nalgebra::center(&aabb.mins, &aabb.maxs);
+    *pose *= Isometry3::translation(c.x, c.y, c.z);
+    (Marker::CUBE, aabb.maxs - aabb.mins)
 }
 
 fn pose_message(pose: &Isometry3) -> msg::Pose {

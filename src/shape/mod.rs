@@ -27,6 +27,8 @@ pub enum Shape {
     Cone(Cone),
     Capsule(Capsule),
     TriMesh(Arc<TriMesh>),
+    /// The occupied cubes of an octomap, solid (always an obstacle).
+    VoxelMap(Arc<VoxelMap>),
 }
 
 impl Shape {
@@ -34,6 +36,7 @@ impl Shape {
     pub fn local_aabb(&self) -> Aabb {
         match self {
             Shape::TriMesh(mesh) => mesh.local_aabb(),
+            Shape::VoxelMap(map) => map.local_aabb(),
             convex => support_aabb(convex.as_support_map().expect("primitives are convex"), &crate::math::Isometry3::identity()),
         }
     }
@@ -42,15 +45,17 @@ impl Shape {
     pub fn local_obb(&self) -> Obb {
         match self {
             Shape::TriMesh(mesh) => mesh.obb_tree().root_obb(),
+            Shape::VoxelMap(map) if !map.is_empty() => map.node_obb(0),
             _ => Obb::from_aabb(&self.local_aabb()),
         }
     }
 
-    /// A convex support map that holds the whole shape: the shape itself, or a mesh's
-    /// convex hull.
+    /// A convex support map that holds the whole shape: the shape itself, a mesh's
+    /// convex hull, a voxel map's box.
     pub fn convex_bound(&self) -> Box<dyn SupportMap + '_> {
         match self {
             Shape::TriMesh(m) => Box::new(m.hull()),
+            Shape::VoxelMap(m) => Box::new(m.local_aabb()),
             Shape::Cuboid(s) => Box::new(*s),
             Shape::Ball(s) => Box::new(*s),
             Shape::Cylinder(s) => Box::new(*s),
@@ -59,7 +64,7 @@ impl Shape {
         }
     }
 
-    /// The shape as a convex support map, `None` for meshes.
+    /// The shape as a convex support map, `None` for meshes and voxel maps.
     pub fn as_support_map(&self) -> Option<&dyn SupportMap> {
         match self {
             Shape::Cuboid(s) => Some(s),
@@ -67,7 +72,7 @@ impl Shape {
             Shape::Cylinder(s) => Some(s),
             Shape::Cone(s) => Some(s),
             Shape::Capsule(s) => Some(s),
-            Shape::TriMesh(_) => None,
+            Shape::TriMesh(_) | Shape::VoxelMap(_) => None,
         }
     }
 
@@ -81,6 +86,7 @@ impl Shape {
             Shape::Cone(s) => s.contains_point(p),
             Shape::Capsule(s) => s.contains_point(p),
             Shape::TriMesh(m) => m.contains_point(p),
+            Shape::VoxelMap(m) => m.contains_point(p),
         }
     }
 
@@ -93,6 +99,7 @@ impl Shape {
             Shape::Cone(_) => "cone",
             Shape::Capsule(_) => "capsule",
             Shape::TriMesh(_) => "mesh",
+            Shape::VoxelMap(_) => "octomap",
         }
     }
 

@@ -110,3 +110,27 @@ impl SupportMap for TriangleShape<'_> {
         }
     }
 }
+
+/// An axis-aligned box as a convex shape in the frame it is given in (a voxel's cube).
+impl SupportMap for Aabb {
+    fn core_support(&self, d: &Vector3) -> Point3 {
+        Point3::new(
+            if d.x < 0.0 { self.mins.x } else { self.maxs.x },
+            if d.y < 0.0 { self.mins.y } else { self.maxs.y },
+            if d.z < 0.0 { self.mins.z } else { self.maxs.z },
+        )
+    }
+}
+
+/// A borrowed support map is one.
+impl<T: SupportMap + ?Sized> SupportMap for &T {
+    fn core_support(&self, dir: &Vector3) -> Point3 {
+        (**self).core_support(dir)
+    }
+    fn margin(&self) -> Real {
+        (**self).margin()
+    }
+    fn support(&self, dir: &Vector3) -> Point3 {
+        (**self).support(dir)
+    }
+}

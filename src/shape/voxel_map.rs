@@ -11,7 +11,8 @@
 //! Memory: 8 bytes per leaf and 16 per hierarchy node (2 nodes per leaf), 40 bytes per
 //! occupied leaf in all.
 use crate::bounding_volume::{Aabb, Obb};
-use crate::math::{Point3, Real, Vector3};
+use super::{Cuboid, SupportMap};
+use crate::math::{Isometry3, Point3, Real, Vector3};
 
 /// The key of the map's centre (octomap's `tree_max_val`).
 pub const KEY_CENTRE: i32 = 32768;
@@ -196,6 +197,31 @@ impl VoxelMap {
         found
     }
 
+    /// The voxels whose hierarchy boxes may meet the oriented box `other`, placed in the
+    /// map's frame by `other_in_map` (the separating-axis test errs only towards
+    /// "meet", so no voxel that meets it is left out).
+    pub fn voxels_near(&self, other: &Obb, other_in_map: &Isometry3) -> Vec<u32> {
+        let mut found = Vec::new();
+        let mut stack = if self.nodes.is_empty() { Vec::new() } else { vec![0u32] };
+        while let Some(n) = stack.pop() {
+            if !self.node_obb(n).intersects(other, other_in_map) {
+                continue;
+            }
+            match self.node_content(n) {
+                VoxelNodeContent::Voxel(v) => found.push(v),
+                VoxelNodeContent::Children(l, r) => stack.extend([l, r]),
+            }
+        }
+        found
+    }
+
+    /// Voxel `i` as a solid box centred in its own frame, and that frame's pose in the
+    /// map's frame.
+    pub fn voxel_cuboid(&self, i: u32) -> (Cuboid, Isometry3) {
+        let (centre, half) = self.voxel_centre(i);
+        (Cuboid { half_extents: half }, Isometry3::translation(centre.x, centre.y, centre.z))
+    }
+
     /// Whether a point of the map's frame lies in an occupied cube (closed cubes).
     pub fn contains_point(&self, p: &Point3) -> bool {
         !self.voxels_meeting(&Aabb::new(*p, *p)).is_empty()
@@ -205,6 +231,33 @@ impl VoxelMap {
     pub fn voxel_centre(&self, i: u32) -> (Point3, Vector3) {
         let cube = self.voxel_cube(i);
         (cube.center(), cube.half_extents())
+    }
+}
+
+/// The support function of the convex hull of the occupied cubes: a corner of a cube
+/// farthest along the direction (a point of the map), found through the hierarchy.
+impl SupportMap for VoxelMap {
+    fn core_support(&self, dir: &Vector3) -> Point3 {
+        let value = |n: u32| -> (Real, Point3) {
+            let p = self.node_aabb(n).core_support(dir);
+            (p.coords.dot(dir), p)
+        };
+        let mut best: Option<(Real, Point3)> = None;
+        let mut stack = if self.nodes.is_empty() { Vec::new() } else { vec![0u32] };
+        while let Some(n) = stack.pop() {
+            let (upper, corner) = value(n);
+            if best.is_some_and(|(b, _)| upper <= b) {
+                continue;
+            }
+            match self.node_content(n) {
+                VoxelNodeContent::Voxel(_) => best = Some((upper, corner)),
+                VoxelNodeContent::Children(l, r) => {
+                    // The more promising child last, so that it is visited first.
+                    if value(l).0 > value(r).0 { stack.extend([r, l]) } else { stack.extend([l, r]) }
+                }
+            }
+        }
+        best.map_or(Point3::origin(), |(_, p)| p)
     }
 }
 
@@ -269,5 +322,10 @@ mod tests {
         all.sort_unstable();
         assert_eq!(all, (0..map.voxels().len() as u32).collect::<Vec<_>>());
         assert!(map.memory_bytes() <= 64 * map.voxels().len() + 256);
+        // The support point is the farthest cube corner.
+        for dir in [Vector3::new(1.0, 0.3, -0.2), Vector3::new(-0.5, -1.0, 0.7), Vector3::z()] {
+            let brute = (0..map.voxels().len() as u32).map(|v| map.voxel_cube(v).core_support(&dir).coords.dot(&dir)).fold(Real::NEG_INFINITY, Real::max);
+            assert_eq!(map.core_support(&dir).coords.dot(&dir), brute);
+        }
     }
 }

@@ -114,6 +114,8 @@ impl ClearanceSearch<'_> {
     pub(super) fn support(&self, e: usize) -> Support<'_> {
         match &self.world.elements[e].shape {
             Shape::TriMesh(m) => Support::Mesh(self.supports[e].get_or_init(|| SupportTree::new(m.vertices()))),
+            // The hull of its cubes, whose support points are cube corners (points of the map).
+            Shape::VoxelMap(m) => Support::Convex(m.as_ref()),
             convex => Support::Convex(convex.as_support_map().expect("primitives are convex")),
         }
     }
@@ -291,7 +293,8 @@ pub(super) fn support_value(shape: &dyn SupportMap, u: &Vector3) -> Real {
     shape.support(u).coords.dot(u)
 }
 
-/// An element's shape as a support map: a primitive's own, a mesh's vertices.
+/// An element's shape as a support map: a primitive's own, a mesh's vertices, a voxel
+/// map's cube corners.
 pub(super) enum Support<'a> {
     Convex(&'a dyn SupportMap),
     Mesh(&'a SupportTree),

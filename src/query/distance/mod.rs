@@ -2,15 +2,17 @@
 //!
 //! Exact distances for every pair of element shapes: GJK where both are convex (balls
 //! and capsules through their cores and margins), and a branch and bound over a mesh's
-//! OBB tree otherwise (seed 001 digest §3: a hierarchy of convex pieces, whose bounds
+//! OBB tree or a voxel map's hierarchy otherwise (seed 001 digest §3: a hierarchy of convex pieces, whose bounds
 //! prune the pairs that cannot be closer than the best found so far; the leaves are
 //! the mesh's triangles, so the distance of a real mesh is exact). Shapes that
 //! intersect, also by one lying inside the other, are at distance 0.
 mod mesh_convex;
 mod mesh_mesh;
+mod voxel_map;
 
 pub use mesh_convex::mesh_convex_distance;
 pub use mesh_mesh::mesh_mesh_distance;
+pub use voxel_map::voxel_map_distance;
 
 use super::gjk::{self, ClosestPoints};
 use super::intersection::intersection_point;
@@ -22,6 +24,9 @@ use crate::shape::{Cuboid, Shape};
 /// `cutoff`; `None` when it is not (pass `Real::INFINITY` for the distance whatever it is).
 pub fn shape_distance(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3, cutoff: Real) -> Option<ClosestPoints> {
     let found = match (a, b) {
+        // Each cube's distance already counts a shape inside it, or it inside a mesh.
+        (Shape::VoxelMap(m), other) => return voxel_map_distance(m, pose_a, other, pose_b, cutoff),
+        (other, Shape::VoxelMap(m)) => return voxel_map_distance(m, pose_b, other, pose_a, cutoff).map(swapped),
         (Shape::TriMesh(ma), Shape::TriMesh(mb)) => mesh_mesh_distance(ma, pose_a, mb, pose_b, cutoff),
         (Shape::TriMesh(m), convex) => mesh_convex_distance(m, pose_a, convex, pose_b, cutoff),
         (convex, Shape::TriMesh(m)) => mesh_convex_distance(m, pose_b, convex, pose_a, cutoff).map(swapped),

@@ -1,0 +1,47 @@
+//! The distance of a voxel map to any other shape: a best-first branch and bound over
+//! the map's hierarchy (Lin 1993, the digest's §3: bounds of a hierarchy prune what
+//! cannot be closer than the best found), with the exact distance of each cube that
+//! may still be closer, a cube being a solid box.
+use super::shape_distance;
+use crate::math::{Isometry3, Real};
+use crate::query::gjk::ClosestPoints;
+use crate::shape::{Shape, VoxelMap, VoxelNodeContent};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// The distance and closest points (world frame: `point_a` on the map, `point_b` on the
+/// other shape) if it is below `cutoff`.
+pub fn voxel_map_distance(map: &VoxelMap, pose_map: &Isometry3, other: &Shape, pose_other: &Isometry3, cutoff: Real) -> Option<ClosestPoints> {
+    if map.is_empty() {
+        return None;
+    }
+    let other_in_map = pose_map.inv_mul(pose_other);
+    let local = other.local_aabb();
+    // The other shape's box in the map's frame, grown past the rounding of placing it.
+    let scale = local.mins.coords.abs().max() + local.maxs.coords.abs().max() + other_in_map.translation.vector.abs().max();
+    let other_box = local.transformed(&other_in_map).loosened(1e-12 * scale + 1e-12);
+    // Lower bounds as the bits of non-negative floats, which order as the floats do.
+    let bound = |n: u32| Reverse(map.node_aabb(n).distance(&other_box).max(0.0).to_bits());
+    let mut best: Option<ClosestPoints> = None;
+    let mut limit = cutoff;
+    let mut heap = BinaryHeap::from([(bound(0), 0u32)]);
+    while let Some((Reverse(lower), n)) = heap.pop() {
+        if Real::from_bits(lower) >= limit {
+            break;
+        }
+        match map.node_content(n) {
+            VoxelNodeContent::Children(l, r) => heap.extend([(bound(l), l), (bound(r), r)]),
+            VoxelNodeContent::Voxel(v) => {
+                let (cube, at) = map.voxel_cuboid(v);
+                if let Some(cp) = shape_distance(&Shape::Cuboid(cube), &(pose_map * at), other, pose_other, limit) {
+                    limit = cp.distance;
+                    best = Some(cp);
+                    if limit <= 0.0 {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    best
+}

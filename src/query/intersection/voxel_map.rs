@@ -1,0 +1,16 @@
+//! A voxel map against any other shape: the map's hierarchy is walked down to the
+//! cubes whose boxes meet the other shape's box, and each such cube, a solid box, is
+//! tested exactly against the shape (a shape inside a cube, or a closed mesh holding a
+//! cube, counts as in the other pairs).
+use super::intersection_point;
+use crate::math::{Isometry3, Point3};
+use crate::shape::{Shape, VoxelMap};
+
+/// A world point shared by the map's occupied cubes and the other shape, if any.
+pub fn voxel_map_intersection(map: &VoxelMap, pose_map: &Isometry3, other: &Shape, pose_other: &Isometry3) -> Option<Point3> {
+    let other_in_map = pose_map.inv_mul(pose_other);
+    map.voxels_near(&other.local_obb(), &other_in_map).into_iter().find_map(|v| {
+        let (cube, at) = map.voxel_cuboid(v);
+        intersection_point(&Shape::Cuboid(cube), &(pose_map * at), other, pose_other)
+    })
+}
