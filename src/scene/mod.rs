@@ -1,6 +1,7 @@
 //! The static scene: collision objects placed in the robot's root frame.
 mod file;
 mod object_parts;
+pub mod octomap_stream;
 
 pub use file::{load_scene, parse_scene};
 pub use object_parts::{pose_from_parts, solid_primitive, PoseError};
