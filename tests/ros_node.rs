@@ -461,3 +461,83 @@ fn nothing_is_proven_free_while_the_scene_holds_an_octomap_the_node_cannot_take_
         assert_eq!(guard.check(&job).verdict.verdict, "collision_free");
     }
 }
+
+/// octomap's `writeBinaryData` stream of a tree whose occupied leaves are the given
+/// finest-depth keys (a test encoder; the reader is checked against octomap's own
+/// writer in `tests/octomap_stream.rs`).
+fn binary_octomap_stream(keys: &[[u16; 3]]) -> Vec<i8> {
+    fn node(keys: &[[u16; 3]], depth: u32, out: &mut Vec<u8>) {
+        let bit = 15 - depth;
+        let child = |k: &[u16; 3]| ((k[0] >> bit) & 1) | (((k[1] >> bit) & 1) << 1) | (((k[2] >> bit) & 1) << 2);
+        let parts: Vec<Vec<[u16; 3]>> = (0..8).map(|i| keys.iter().copied().filter(|k| child(k) == i).collect()).collect();
+        let mut bytes = [0u8; 2];
+        for (i, part) in parts.iter().enumerate() {
+            let code = match (part.is_empty(), depth == 15) {
+                (true, _) => 0b00,
+                (false, true) => 0b10, // bit 2i+1: occupied leaf
+                (false, false) => 0b11,
+            };
+            bytes[i / 4] |= code << (2 * (i % 4));
+        }
+        out.extend(bytes);
+        if depth < 15 {
+            for part in parts.iter().filter(|p| !p.is_empty()) {
+                node(part, depth + 1, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    node(keys, 0, &mut out);
+    out.into_iter().map(|b| b as i8).collect()
+}
+
+#[test]
+fn a_planning_scene_octomap_is_part_of_the_world() {
+    let mut guard = demo_guard();
+    let trajectory = demo_trajectory("traj_free.yaml");
+    let job = TrajectoryJob::from_joint_trajectory("planned_trajectory", trajectory.clone());
+    assert_eq!(guard.check(&job).verdict.verdict, "collision_free");
+    // Voxels (5 cm) around where the free motion's last link passes at 1.25 s.
+    let resolver = ccd_guard::robot::resources::ResourceResolver::from_env(Vec::new());
+    let robot = ccd_guard::robot::urdf::load_urdf(&demo("robot.urdf"), &resolver).unwrap();
+    let motion = ccd_guard::motion::JointMotion::new(&robot, &ccd_guard::motion::load_trajectory(&demo("traj_free.yaml")).unwrap(), None).unwrap();
+    let poses = robot.link_poses(&motion.positions_at(1.25));
+    let tip = poses.last().unwrap().translation.vector;
+    let resolution = 0.05;
+    let key = |x: f64| ((x / resolution).floor() as i32 + 32768) as u16;
+    let mut keys = Vec::new();
+    for dx in -1..=1 {
+        for dy in -1..=1 {
+            for dz in -1..=1 {
+                keys.push([key(tip.x) .wrapping_add_signed(dx), key(tip.y).wrapping_add_signed(dy), key(tip.z).wrapping_add_signed(dz)]);
+            }
+        }
+    }
+    let scene = |data: Vec<i8>, is_diff: bool| msg::PlanningScene {
+        is_diff,
+        world: msg::PlanningSceneWorld {
+            octomap: msg::OctomapWithPose {
+                header: msg::Header { frame_id: "world".into(), ..Default::default() },
+                octomap: msg::Octomap { binary: true, id: "OcTree".into(), resolution, data, ..Default::default() },
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    guard.apply_planning_scene(&scene(binary_octomap_stream(&keys), true)).unwrap();
+    let v = guard.check(&job).verdict;
+    assert_eq!(v.verdict, "collision", "{}", v.error);
+    assert!(v.contacts.iter().all(|c| c.other == "<octomap>"), "{:?}", v.contacts);
+    assert!(v.time_of_contact < 1.25 && v.max_penetration_depth > 0.0);
+    // The map moves with its origin: 2 m up it is out of reach.
+    let mut lifted = scene(binary_octomap_stream(&keys), true);
+    lifted.world.octomap.origin.position.z = 2.0;
+    guard.apply_planning_scene(&lifted).unwrap();
+    assert_eq!(guard.check(&job).verdict.verdict, "collision_free");
+    // A full scene without a map removes it.
+    guard.apply_planning_scene(&scene(binary_octomap_stream(&keys), false)).unwrap();
+    assert_eq!(guard.check(&job).verdict.verdict, "collision");
+    guard.apply_planning_scene(&scene(Vec::new(), false)).unwrap();
+    assert_eq!(guard.check(&job).verdict.verdict, "collision_free");
+}

@@ -8,6 +8,7 @@ use crate::collision::CollisionWorld;
 use crate::math::Isometry3;
 use crate::robot::srdf::DisabledPair;
 use crate::robot::{CollisionElement, Joint, JointKind, Link, Robot};
+use crate::scene::octomap_stream::voxel_map_from_message;
 use crate::scene::{Obstacle, Scene};
 use crate::shape::Shape;
 use std::collections::BTreeMap;
@@ -277,17 +278,36 @@ impl PlanningSceneState {
     }
 
     /// Replaces the planning scene's octomap (`PlanningSceneWorld.octomap`); empty data
-    /// removes it. A map that cannot be taken in is rejected, so that no trajectory is
-    /// proven free while the node ignores it.
+    /// removes it. The map stands at `origin` in the frame of the message's header, as
+    /// MoveIt places it, and becomes the world object [`OCTOMAP_ID`]. A map that cannot
+    /// be taken in is rejected, so that no trajectory is proven free while the node
+    /// ignores it.
     pub fn apply_octomap(&mut self, map: &msg::OctomapWithPose) -> Result<(), String> {
         self.objects.remove(OCTOMAP_ID);
         self.rejected.remove(OCTOMAP_ID);
         if map.octomap.data.is_empty() {
             return Ok(());
         }
-        let why = format!("octomap '{}' ({} bytes): octomaps are not read yet", map.octomap.id, map.octomap.data.len());
-        self.rejected.insert(OCTOMAP_ID.to_string(), why.clone());
-        Err(why)
+        let result = self.octomap_object(map);
+        match result {
+            Ok(object) => {
+                self.objects.insert(OCTOMAP_ID.to_string(), object);
+                Ok(())
+            }
+            Err(why) => {
+                let why = format!("octomap '{}' ({} bytes): {why}", map.octomap.id, map.octomap.data.len());
+                self.rejected.insert(OCTOMAP_ID.to_string(), why.clone());
+                Err(why)
+            }
+        }
+    }
+
+    fn octomap_object(&self, map: &msg::OctomapWithPose) -> Result<WorldObject, String> {
+        let frame = if map.header.frame_id.is_empty() { &map.octomap.header.frame_id } else { &map.header.frame_id };
+        let pose = self.frame_pose(frame)? * isometry(&map.origin)?;
+        let data: Vec<u8> = map.octomap.data.iter().map(|&b| b as u8).collect();
+        let voxels = voxel_map_from_message(map.octomap.binary, &map.octomap.id, map.octomap.resolution, &data).map_err(|e| e.to_string())?;
+        Ok(WorldObject { pose, shapes: vec![(Shape::VoxelMap(std::sync::Arc::new(voxels)), Isometry3::identity())] })
     }
 
     /// The world a check runs in: the robot with its attached objects as links of their
