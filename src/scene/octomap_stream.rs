@@ -396,7 +396,7 @@ mod tests {
         assert_eq!(decode_binary(&[0b11, 0], 100), Err(OctomapError::Truncated { at: 102, needed: 2, left: 0 }));
         assert_eq!(decode_binary(&[0b11], 0), Err(OctomapError::Truncated { at: 0, needed: 2, left: 1 }));
         // A chain of inner first children: the node at depth 16 may not have children.
-        let mut chain = vec![0b11u8, 0].repeat(16);
+        let mut chain = [0b11u8, 0].repeat(16);
         chain.extend([0b10, 0]);
         assert_eq!(decode_stream(true, &chain), Err(OctomapError::TooDeep { at: 32 }));
         chain.truncate(32);
