@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The test command of the project: bash scripts/test.sh
 #   1. the Python test environment (.venv, see scripts/setup_python.sh)
-#   2. cargo test --release           (all Rust tests)
-#   3. cargo build --release --examples (the probe used by the Python tests)
-#   4. pytest test/python             (cross-checks against pinocchio, coal, exact arithmetic)
+#   2. octomap reference data         (test/octomap_writer with Debian's liboctomap-dev)
+#   3. cargo test --release           (all Rust tests)
+#   4. cargo build --release --examples (the probe used by the Python tests)
+#   5. pytest test/python             (cross-checks against pinocchio, coal, exact arithmetic)
 # Stops at the first failure with a non-zero exit status.
 set -euo pipefail
 
@@ -29,6 +30,32 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 echo "unshare: $(command -v unshare), ip: $(command -v ip)"
+
+section "octomap reference data (octomap's C++ library)"
+# tests/octomap_stream.rs compares our octomap reader with octomap itself: a small C++
+# program on Debian's liboctomap-dev writes .bt/.ot files and raw streams and lists the
+# occupied leaves octomap reads back, into target/ (out of git).
+missing=()
+for p in liboctomap-dev g++; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    echo "installing ${missing[*]}"
+    $sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+octomap_dir="$REPO_ROOT/target/octomap_reference"
+bash test/octomap_writer/build.sh "$octomap_dir/octomap_writer"
+rm -rf "$octomap_dir/files"
+# octomap's own progress messages go to a log (shown if the writer fails).
+if ! "$octomap_dir/octomap_writer" "$octomap_dir/files" 2>"$octomap_dir/octomap.log"; then
+    tail -n 30 "$octomap_dir/octomap.log" >&2
+    echo "the octomap reference writer failed" >&2
+    exit 1
+fi
+export CCD_GUARD_OCTOMAP_REFERENCE="$octomap_dir/files"
+echo "octomap reference data in $CCD_GUARD_OCTOMAP_REFERENCE (liboctomap-dev $(dpkg-query -W -f='${Version}' liboctomap-dev))"
 
 section "cargo test --release"
 cargo test --release
