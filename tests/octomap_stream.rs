@@ -480,7 +480,6 @@ fn a_scene_octomap_that_cannot_be_read_is_an_error_naming_its_file() {
 }
 
 #[test]
-#[ignore = "needs Shape::VoxelMap: scene/file.rs voxel_map_shape (TODO(variant)) returns an error until the variant lands on merge"]
 fn a_scene_octomap_becomes_a_voxel_map_object() {
     let dir = tempfile::tempdir().unwrap();
     fs::create_dir(dir.path().join("maps")).unwrap();

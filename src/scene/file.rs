@@ -79,7 +79,7 @@ fn object_shape(entry: &ObjectEntry, what: &str, path: &Path, resolver: &Resourc
             return Err(InputError::new(format!("an octomap object takes no '{}' (only 'file' and 'pose')", field.0)).at(format!("{what}.{}", field.0)));
         }
         let map_path = resolver.resolve(uri, path).map_err(|e| InputError::new(e).at(format!("{what}.file")))?;
-        return voxel_map_shape(Arc::new(load_octomap(resolver, &map_path)?)).map_err(|e| e.at(what.to_string()));
+        return Ok(Shape::VoxelMap(Arc::new(load_octomap(resolver, &map_path).map_err(|e| e.at(what.to_string()))?)));
     }
     if entry.file.is_some() {
         return Err(InputError::new(format!("'file' is for octomap objects, not a {}", entry.kind)).at(format!("{what}.file")));
@@ -108,9 +108,3 @@ fn load_octomap(resolver: &ResourceResolver, path: &Path) -> InputResult<VoxelMa
     voxel_map_from_bytes(&bytes).map_err(|e| InputError::in_file(path, format!("cannot read octomap: {e}")))
 }
 
-/// The shape of an octomap object.
-// TODO(variant): `Ok(Shape::VoxelMap(map))` once shape::Shape has that variant (added on merge).
-fn voxel_map_shape(map: Arc<VoxelMap>) -> InputResult<Shape> {
-    drop(map);
-    Err(InputError::new("octomap objects: Shape::VoxelMap missing"))
-}
