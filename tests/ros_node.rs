@@ -530,6 +530,14 @@ fn a_planning_scene_octomap_is_part_of_the_world() {
     assert_eq!(v.verdict, "collision", "{}", v.error);
     assert!(v.contacts.iter().all(|c| c.other == "<octomap>"), "{:?}", v.contacts);
     assert!(v.time_of_contact < 1.25 && v.max_penetration_depth > 0.0);
+    // rviz shows the cubes each contact touches.
+    let markers = guard.check(&job).markers.expect("markers on").markers;
+    let cubes: Vec<_> = markers.iter().filter(|m| m.ns == "voxels_at_contact").collect();
+    assert!(!cubes.is_empty() && cubes.iter().all(|m| m.kind == msg::Marker::CUBE_LIST && !m.points.is_empty() && m.scale.x == resolution));
+    for p in cubes.iter().flat_map(|m| &m.points) {
+        let centre = |k: u16| ((k as i32 - 32768) as f64 + 0.5) * resolution;
+        assert!(keys.iter().any(|k| (centre(k[0]) - p.x).abs() < 1e-9 && (centre(k[1]) - p.y).abs() < 1e-9 && (centre(k[2]) - p.z).abs() < 1e-9), "{p:?}");
+    }
     // The map moves with its origin: 2 m up it is out of reach.
     let mut lifted = scene(binary_octomap_stream(&keys), true);
     lifted.world.octomap.origin.position.z = 2.0;

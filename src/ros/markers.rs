@@ -9,6 +9,7 @@ use crate::check::{CheckInput, Report};
 use crate::collision::{Body, CollisionWorld};
 use crate::enclosure::link_enclosures;
 use crate::math::{Isometry3, Point3, Real, UnitQuaternion};
+use crate::query::intersection::voxels_touching;
 use crate::shape::Shape;
 
 const RED: ColorRgba = ColorRgba { r: 0.9, g: 0.1, b: 0.1, a: 0.85 };
@@ -53,6 +54,8 @@ pub fn contact_markers(input: &CheckInput, report: &Report, frame: &str) -> Mark
     // The colliding links at the first contact of each event, and their sweep over it.
     let mut link_id = 0;
     let mut sweep_id = 0;
+    let mut voxel_id = 0;
+    let new_voxels = |m: Marker| Marker { header: header.clone(), ns: "voxels_at_contact".into(), action: Marker::ADD, color: RED, ..m };
     for contact in &report.contacts {
         let links: Vec<usize> = [&contact.link, &contact.other].into_iter().filter_map(|name| world.robot.link_named(name)).collect();
         let poses = world.robot.link_poses(&input.motion.positions_at(contact.time_of_contact));
@@ -64,6 +67,10 @@ pub fn contact_markers(input: &CheckInput, report: &Report, frame: &str) -> Mark
                 let source = world.robot.links[l].collision.get(k).and_then(|c| c.mesh_source.as_ref());
                 shape_marker(&mut m, &element.shape, poses[l] * element.origin, source);
                 markers.push(m);
+            }
+            for cubes in voxel_markers(world, l, &contact.other, &poses) {
+                markers.push(Marker { id: voxel_id, ..new_voxels(cubes) });
+                voxel_id += 1;
             }
             let end = contact.time_of_separation.unwrap_or(input.motion.end_time());
             for aabb in swept_boxes(world, input, l, contact.time_of_contact, end) {
@@ -78,6 +85,50 @@ pub fn contact_markers(input: &CheckInput, report: &Report, frame: &str) -> Mark
         }
     }
     MarkerArray { markers }
+}
+
+/// The cubes of an octomap object `other` that link `l` touches with the links at
+/// `poses`, as cube lists (one per cube size) in the world frame.
+fn voxel_markers(world: &CollisionWorld, l: usize, other: &str, poses: &[Isometry3]) -> Vec<Marker> {
+    let mut lists = Vec::new();
+    let maps = world.elements.iter().filter(|e| matches!(e.body, Body::Obstacle(_)) && world.body_name(e.body) == other);
+    for map_element in maps {
+        let Shape::VoxelMap(map) = &map_element.shape else { continue };
+        let mut touched: Vec<u32> = Vec::new();
+        for element in world.elements.iter().filter(|e| e.body == Body::Link(l)) {
+            touched.extend(voxels_touching(map, &map_element.origin, &element.shape, &world.element_pose(element, poses)));
+        }
+        touched.sort_unstable();
+        touched.dedup();
+        let mut by_size: Vec<(u8, Vec<msg::Point>)> = Vec::new();
+        for v in touched {
+            let level = map.voxels()[v as usize].level;
+            let centre = map_element.origin * map.voxel_centre(v).0;
+            let p = msg::Point { x: centre.x, y: centre.y, z: centre.z };
+            match by_size.iter_mut().find(|(s, _)| *s == level) {
+                Some((_, points)) => points.push(p),
+                None => by_size.push((level, vec![p])),
+            }
+        }
+        for (level, points) in by_size {
+            let edge = map.resolution() * (1u32 << level) as Real;
+            lists.push(Marker {
+                kind: Marker::CUBE_LIST,
+                pose: pose_message(&Isometry3::from_parts(Default::default(), map_element.origin.rotation)),
+                scale: msg::Vector3 { x: edge, y: edge, z: edge },
+                points: points.into_iter().map(|p| rotate_back(&map_element.origin, p)).collect(),
+                ..Marker::default()
+            });
+        }
+    }
+    lists
+}
+
+/// A world point in the frame of the map's rotation (cube lists are drawn in the
+/// marker's pose, whose rotation aligns the cubes with the map's axes).
+fn rotate_back(origin: &Isometry3, p: msg::Point) -> msg::Point {
+    let q = origin.rotation.inverse_transform_vector(&crate::math::Vector3::new(p.x, p.y, p.z));
+    msg::Point { x: q.x, y: q.y, z: q.z }
 }
 
 fn point(p: [Real; 3]) -> msg::Point {

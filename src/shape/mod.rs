@@ -12,7 +12,7 @@ mod voxel_map;
 pub use primitives::{Ball, Capsule, Cone, Cuboid, Cylinder};
 pub use support_map::{support_aabb, SupportMap, TriangleShape};
 pub use trimesh::{MeshHull, TriMesh};
-pub use voxel_map::{Voxel, VoxelMap, VoxelMapError, VoxelNodeContent, KEY_CENTRE, TREE_DEPTH};
+pub use voxel_map::{placed_aabb, Voxel, VoxelMap, VoxelMapError, VoxelNodeContent, KEY_CENTRE, TREE_DEPTH};
 
 use crate::bounding_volume::{Aabb, Obb};
 use crate::math::{Point3, Real};

@@ -201,10 +201,14 @@ impl VoxelMap {
     /// map's frame by `other_in_map` (the separating-axis test errs only towards
     /// "meet", so no voxel that meets it is left out).
     pub fn voxels_near(&self, other: &Obb, other_in_map: &Isometry3) -> Vec<u32> {
+        // First the box around the placed box (six comparisons a node), then the
+        // separating axes.
+        let around = placed_aabb(other, other_in_map);
         let mut found = Vec::new();
         let mut stack = if self.nodes.is_empty() { Vec::new() } else { vec![0u32] };
         while let Some(n) = stack.pop() {
-            if !self.node_obb(n).intersects(other, other_in_map) {
+            let node = self.node_aabb(n);
+            if !node.intersects(&around) || !Obb::from_aabb(&node).intersects(other, other_in_map) {
                 continue;
             }
             match self.node_content(n) {
@@ -232,6 +236,16 @@ impl VoxelMap {
         let cube = self.voxel_cube(i);
         (cube.center(), cube.half_extents())
     }
+}
+
+/// The axis-aligned box around `obb` placed by `pose`, grown past the rounding of
+/// placing it.
+pub fn placed_aabb(obb: &Obb, pose: &Isometry3) -> Aabb {
+    let axes = pose.rotation.to_rotation_matrix().into_inner() * obb.axes;
+    let centre = pose * obb.center;
+    let half = axes.abs() * obb.half_extents;
+    let scale = centre.coords.abs().max() + half.max();
+    Aabb::new(centre - half, centre + half).loosened(1e-12 * (1.0 + scale))
 }
 
 /// The support function of the convex hull of the occupied cubes: a corner of a cube

@@ -18,7 +18,7 @@ pub use mesh_convex::mesh_convex_intersection;
 pub use mesh_mesh::mesh_mesh_intersection;
 pub use triangle_box::triangle_box_overlap;
 pub use triangle_convex::triangle_convex_intersection;
-pub use voxel_map::voxel_map_intersection;
+pub use voxel_map::{voxel_map_intersection, voxels_touching};
 
 use crate::math::{Isometry3, Point3};
 use crate::shape::Shape;

@@ -14,3 +14,15 @@ pub fn voxel_map_intersection(map: &VoxelMap, pose_map: &Isometry3, other: &Shap
         intersection_point(&Shape::Cuboid(cube), &(pose_map * at), other, pose_other)
     })
 }
+
+/// Every voxel of the map whose cube touches the other shape (what a contact touches).
+pub fn voxels_touching(map: &VoxelMap, pose_map: &Isometry3, other: &Shape, pose_other: &Isometry3) -> Vec<u32> {
+    let other_in_map = pose_map.inv_mul(pose_other);
+    map.voxels_near(&other.local_obb(), &other_in_map)
+        .into_iter()
+        .filter(|&v| {
+            let (cube, at) = map.voxel_cuboid(v);
+            intersection_point(&Shape::Cuboid(cube), &(pose_map * at), other, pose_other).is_some()
+        })
+        .collect()
+}

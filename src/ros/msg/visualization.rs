@@ -49,6 +49,7 @@ impl Marker {
     pub const SPHERE: i32 = 2;
     pub const CYLINDER: i32 = 3;
     pub const LINE_LIST: i32 = 5;
+    pub const CUBE_LIST: i32 = 6;
     pub const SPHERE_LIST: i32 = 7;
     pub const TEXT_VIEW_FACING: i32 = 9;
     pub const MESH_RESOURCE: i32 = 10;
