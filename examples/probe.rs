@@ -22,6 +22,10 @@
 //! -> for each, the CDR payload (`cdr`, hex, with the encapsulation header) the node's
 //! transport writes for the message given as JSON, or the message (`json`) it reads from
 //! the given payload; `error` when it cannot.
+//! `probe octomap_leaves`: `{"scene"}` (a scene file) -> for each octomap object, as read:
+//! `id`, `resolution`, `pose` (`translation`, `rotation` rows) and its occupied leaves,
+//! `voxels` (`[kx, ky, kz, level]`: key corner and levels above the finest) and `cubes`
+//! (`[[min x, y, z], [max x, y, z]]`, map frame).
 use ccd_guard::collision::{Body, CollisionWorld, StateChecker};
 use ccd_guard::math::{Isometry3, Point3, Real, Translation3, UnitQuaternion};
 use ccd_guard::query::closest_features::{closest_features, ConvexPolyhedron};
@@ -289,6 +293,38 @@ fn cdr(request: &Value) -> Value {
     json!({ "results": results })
 }
 
+fn octomap_leaves(request: &Value, resolver: &ResourceResolver) -> Value {
+    let path = path_field(request, "scene").unwrap_or_else(|| fail("request lacks 'scene'".into()));
+    let scene = load_scene(&path, resolver).unwrap_or_else(|e| fail(e.to_string()));
+    let maps: Vec<Value> = scene
+        .objects
+        .iter()
+        .filter_map(|o| match &o.shape {
+            Shape::VoxelMap(map) => Some((o, map)),
+            _ => None,
+        })
+        .map(|(o, map)| {
+            let r = o.pose.rotation.to_rotation_matrix();
+            let rows: Vec<Vec<Real>> = (0..3).map(|i| (0..3).map(|j| r[(i, j)]).collect()).collect();
+            let voxels: Vec<Value> = map.voxels().iter().map(|v| json!([v.min[0], v.min[1], v.min[2], v.level])).collect();
+            let cubes: Vec<Value> = (0..map.voxels().len() as u32)
+                .map(|i| {
+                    let c = map.voxel_cube(i);
+                    json!([c.mins.coords.as_slice(), c.maxs.coords.as_slice()])
+                })
+                .collect();
+            json!({
+                "id": o.id,
+                "resolution": map.resolution(),
+                "pose": {"translation": o.pose.translation.vector.as_slice(), "rotation": rows},
+                "voxels": voxels,
+                "cubes": cubes,
+            })
+        })
+        .collect();
+    json!({ "maps": maps })
+}
+
 fn to_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -301,7 +337,7 @@ fn from_hex(hex: &str) -> Result<Vec<u8>, String> {
 }
 
 fn main() {
-    let command = std::env::args().nth(1).unwrap_or_else(|| fail("usage: probe fk|collide|tri_tri|primitives|distances|convex|penetration|cdr < request.json".into()));
+    let command = std::env::args().nth(1).unwrap_or_else(|| fail("usage: probe fk|collide|tri_tri|primitives|distances|convex|penetration|cdr|octomap_leaves < request.json".into()));
     let mut input = String::new();
     std::io::stdin().read_to_string(&mut input).unwrap_or_else(|e| fail(e.to_string()));
     let request: Value = serde_json::from_str(&input).unwrap_or_else(|e| fail(format!("bad request: {e}")));
@@ -315,6 +351,7 @@ fn main() {
         "convex" => convex(&request),
         "penetration" => penetration(&request, &resolver),
         "cdr" => cdr(&request),
+        "octomap_leaves" => octomap_leaves(&request, &resolver),
         other => fail(format!("unknown command {other}")),
     };
     println!("{answer}");

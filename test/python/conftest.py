@@ -148,3 +148,85 @@ def run_probe(probe: Path, cmeel_prefix: Path):
         return _run_probe(probe, cmeel_prefix, cmd, payload, expect_ok=expect_ok)
 
     return run
+
+
+# ----------------------------------------------------------------------------- octomaps
+#
+# Octomaps for the octomap tests, written by octomap's own C++ library (the pip package
+# octomap-python, imported lazily so that other tests run without it). Keys follow
+# octomap's coordToKey for doubles (what coal's makeOctree uses): key = floor(x / res) +
+# 32768 per axis, with 1 / res computed once as octomap does; key k covers
+# [(k - 32768) res, (k - 32767) res].
+
+OCTOMAP_KEY_CENTRE = 32768
+
+
+def octomap_keys(points, resolution: float):
+    """The distinct finest-level keys (n, 3) of the cells holding the points (x, y, z)."""
+    import numpy as np
+
+    keys = np.floor(np.asarray(points, float) * (1.0 / resolution)).astype(np.int64) + OCTOMAP_KEY_CENTRE
+    assert keys.min() >= 0 and keys.max() < 2 * OCTOMAP_KEY_CENTRE, "points outside octomap's key range"
+    return np.unique(keys, axis=0)
+
+
+def octomap_tree(keys, resolution: float):
+    """An octomap ``OcTree`` with each key's cell updated once as occupied (log-odds
+    0.85, probability 0.7), lazily, then its inner nodes updated: the tree coal's
+    makeOctree builds from points."""
+    import octomap
+
+    tree = octomap.OcTree(resolution)
+    updates = []
+    for k in keys:
+        key = octomap.OcTreeKey()
+        key[0], key[1], key[2] = int(k[0]), int(k[1]), int(k[2])
+        updates.append(key)
+    tree.updateNodes(updates, True, lazy_eval=True)
+    tree.updateInnerOccupancy()
+    return tree
+
+
+def octomap_file_bytes(keys, resolution: float) -> tuple[bytes, bytes]:
+    """(.bt, .ot) file contents of the tree of ``keys``, as octomap writes them: the
+    ``.ot`` (AbstractOcTree::write: header and writeData) of the tree as built, unpruned;
+    the ``.bt`` (OcTree::writeBinary: header and writeBinaryData) of its max-likelihood,
+    pruned form (8 occupied siblings become one leaf)."""
+    tree = octomap_tree(keys, resolution)
+    ot = tree.write()  # first: writeBinary prunes the tree it is called on
+    bt = tree.writeBinary()
+    return bt, ot
+
+
+def octomap_stream(file_bytes: bytes) -> bytes:
+    """The raw stream of a .bt/.ot file (what an ``octomap_msgs/Octomap`` carries as
+    ``data``: octomap_msgs writes the same writeBinaryData/writeData): what follows the
+    header's ``data`` line."""
+    marker = b"\ndata\n"
+    at = file_bytes.index(marker)
+    return file_bytes[at + len(marker):]
+
+
+def octomap_leaves(path) -> list[tuple[int, int, int, int]]:
+    """The occupied leaves octomap reads from a .bt or .ot file, each (kx, ky, kz, level):
+    the key of its lowest corner at the finest depth and its levels above the finest."""
+    import octomap
+
+    path = str(path)
+    if open(path, "rb").read(28) == b"# Octomap OcTree binary file":
+        tree = octomap.OcTree(0.1)
+        assert tree.readBinary(path.encode()), f"octomap cannot read {path}"
+    else:
+        tree = octomap.OcTree.read(path.encode())
+        assert tree is not None, f"octomap cannot read {path}"
+    out = []
+    for it in tree.begin_leafs():
+        if tree.isNodeOccupied(it):
+            key = it.getIndexKey()
+            out.append((key[0], key[1], key[2], 16 - it.getDepth()))
+    return out
+
+
+def int8_values(data: bytes) -> list[int]:
+    """Bytes as the ``int8[]`` of an ``octomap_msgs/Octomap`` message."""
+    return [b - 256 if b > 127 else b for b in data]

@@ -5,13 +5,22 @@ of the same message, and what our transport reads from rosbags' bytes is the mes
 rosbags builds its serializer from the ``.msg`` files alone (the core packages from its
 Jazzy store, MoveIt's from ``test/python/interfaces``, ours from ``msg/`` and ``srv/``),
 so a wrong field order, type or alignment in our Rust types shows as a byte difference.
+
+Random messages carry at most 3 bytes of octomap data, so PlanningSceneWorld and
+PlanningScene are also sampled with real octomaps in ``world.octomap``: the binary
+(writeBinaryData) and full (writeData) streams octomap's own library writes, thousands of
+bytes, negative ``int8`` values among them. (``octomap_msgs/msg/Octomap`` and
+``OctomapWithPose`` are covered inside them: the probe's codec table has no entry of
+their own.)
 """
 from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
+from conftest import octomap_file_bytes, octomap_keys, octomap_stream
 from ros_interfaces import normalized, random_message, to_json, typestore
 
 # Every type the node publishes, subscribes to, or serves, and the types inside them
@@ -68,12 +77,48 @@ def samples(store):
         for _ in range(MESSAGES_PER_TYPE):
             message = random_message(store, type_name, rng)
             out.append((type_name, message, to_json(store, message, type_name), bytes(store.serialize_cdr(message, type_name))))
+    for type_name, message in octomap_messages(store, rng):
+        out.append((type_name, message, to_json(store, message, type_name), bytes(store.serialize_cdr(message, type_name))))
     return out
+
+
+OCTOMAP_HOLDERS = ["moveit_msgs/msg/PlanningSceneWorld", "moveit_msgs/msg/PlanningScene"]
+
+
+def octomap_messages(store, rng: random.Random):
+    """Random PlanningSceneWorld and PlanningScene messages whose ``octomap`` carries a
+    real map: the binary and the full stream of a tree of 300 random cells at 2 cm, as
+    octomap writes them, and a one-node binary stream."""
+    keys = octomap_keys(np.random.default_rng(20261123).uniform(-0.6, 0.6, (300, 3)), 0.02)
+    bt, ot = octomap_file_bytes(keys, 0.02)
+    streams = [(True, octomap_stream(bt)), (False, octomap_stream(ot)), (True, bytes([0b0000_1000, 0]))]
+    for type_name in OCTOMAP_HOLDERS:
+        for binary, data in streams:
+            for _ in range(2):
+                message = random_message(store, type_name, rng)
+                world = message if type_name.endswith("World") else message.world
+                octomap = world.octomap.octomap
+                octomap.binary, octomap.id, octomap.resolution = binary, "OcTree", 0.02
+                octomap.data = np.frombuffer(data, dtype=np.int8).copy()
+                yield type_name, message
 
 
 def test_every_type_is_covered(store, samples):
     assert {t for t, *_ in samples} == set(TYPES)
     assert all(t in store.fielddefs for t in TYPES)
+
+
+def test_octomaps_are_sampled_with_real_streams(samples):
+    """The octomap cases are there: binary and full streams of over a kilobyte, with
+    negative int8 values, in both message types."""
+    seen = set()
+    for type_name, message, _, _ in samples:
+        if type_name in OCTOMAP_HOLDERS:
+            world = message if type_name.endswith("World") else message.world
+            octomap = world.octomap.octomap
+            if len(octomap.data) > 1000 and (octomap.data < 0).any():
+                seen.add((type_name, bool(octomap.binary)))
+    assert seen == {(t, b) for t in OCTOMAP_HOLDERS for b in (True, False)}, seen
 
 
 def test_we_write_rosbags_bytes(run_probe, samples):
