@@ -9,8 +9,10 @@ use crate::query::penetration::shape_penetration;
 
 /// Instants sampled evenly over an event before refining.
 const SAMPLES: usize = 64;
+/// Local peaks of the samples refined per element pair, deepest first.
+const REFINED_PEAKS: usize = 4;
 /// Golden-section steps around the deepest sample (shrinks the bracket by 0.618 each).
-const REFINEMENTS: usize = 60;
+const REFINEMENTS: usize = 40;
 
 /// The depth of one element pair at `time` (0 when apart).
 fn pair_depth_at(world: &CollisionWorld, motion: &JointMotion, (a, b): (usize, usize), time: Real) -> Real {
@@ -28,18 +30,20 @@ fn element_pairs(world: &CollisionWorld, a: Body, b: Body) -> impl Iterator<Item
 
 /// The largest depth of bodies `a` and `b` over times `[from, to]`, and when. Each
 /// element pair on its own (the bodies' depth is their maximum, which may peak more than
-/// once): dense samples, then every local peak of the samples refined.
+/// once): dense samples, then the deepest [`REFINED_PEAKS`] local peaks of the samples
+/// refined (a plateau counts once, at its start: the depth in a voxel map, the largest
+/// over the cubes a link touches, is flat or rippled over long stretches).
 pub fn max_depth_over(world: &CollisionWorld, motion: &JointMotion, a: Body, b: Body, from: Real, to: Real) -> (Real, Real) {
     let mut best = (0.0, from);
     for pair in element_pairs(world, a, b) {
         let depth = |t: Real| pair_depth_at(world, motion, pair, t);
         let times: Vec<Real> = (0..=SAMPLES).map(|i| from + (to - from) * i as Real / SAMPLES as Real).collect();
         let depths: Vec<Real> = times.iter().map(|&t| depth(t)).collect();
-        for k in 0..depths.len() {
-            let peak = depths[k] > 0.0 && (k == 0 || depths[k] >= depths[k - 1]) && (k == SAMPLES || depths[k] >= depths[k + 1]);
-            if !peak {
-                continue;
-            }
+        let mut peaks: Vec<usize> = (0..depths.len())
+            .filter(|&k| depths[k] > 0.0 && (k == 0 || depths[k] > depths[k - 1]) && (k == SAMPLES || depths[k] >= depths[k + 1]))
+            .collect();
+        peaks.sort_by(|&x, &y| depths[y].total_cmp(&depths[x]));
+        for k in peaks.into_iter().take(REFINED_PEAKS) {
             let found = refine_peak(&depth, times[k.saturating_sub(1)], times[(k + 1).min(SAMPLES)], (depths[k], times[k]));
             if found.0 > best.0 {
                 best = found;

@@ -201,10 +201,20 @@ impl VoxelMap {
     /// map's frame by `other_in_map` (the separating-axis test errs only towards
     /// "meet", so no voxel that meets it is left out).
     pub fn voxels_near(&self, other: &Obb, other_in_map: &Isometry3) -> Vec<u32> {
+        let mut found = Vec::new();
+        self.find_near(other, other_in_map, |v| {
+            found.push(v);
+            false
+        });
+        found
+    }
+
+    /// The first voxel near `other` (as in [`Self::voxels_near`]) for which `hit` holds:
+    /// the hierarchy is walked lazily and stops there.
+    pub fn find_near(&self, other: &Obb, other_in_map: &Isometry3, mut hit: impl FnMut(u32) -> bool) -> Option<u32> {
         // First the box around the placed box (six comparisons a node), then the
         // separating axes.
         let around = placed_aabb(other, other_in_map);
-        let mut found = Vec::new();
         let mut stack = if self.nodes.is_empty() { Vec::new() } else { vec![0u32] };
         while let Some(n) = stack.pop() {
             let node = self.node_aabb(n);
@@ -212,11 +222,12 @@ impl VoxelMap {
                 continue;
             }
             match self.node_content(n) {
-                VoxelNodeContent::Voxel(v) => found.push(v),
+                VoxelNodeContent::Voxel(v) if hit(v) => return Some(v),
+                VoxelNodeContent::Voxel(_) => {}
                 VoxelNodeContent::Children(l, r) => stack.extend([l, r]),
             }
         }
-        found
+        None
     }
 
     /// Voxel `i` as a solid box centred in its own frame, and that frame's pose in the

@@ -9,10 +9,13 @@ use crate::shape::{Shape, VoxelMap};
 /// A world point shared by the map's occupied cubes and the other shape, if any.
 pub fn voxel_map_intersection(map: &VoxelMap, pose_map: &Isometry3, other: &Shape, pose_other: &Isometry3) -> Option<Point3> {
     let other_in_map = pose_map.inv_mul(pose_other);
-    map.voxels_near(&other.local_obb(), &other_in_map).into_iter().find_map(|v| {
+    let mut point = None;
+    map.find_near(&other.local_obb(), &other_in_map, |v| {
         let (cube, at) = map.voxel_cuboid(v);
-        intersection_point(&Shape::Cuboid(cube), &(pose_map * at), other, pose_other)
-    })
+        point = intersection_point(&Shape::Cuboid(cube), &(pose_map * at), other, pose_other);
+        point.is_some()
+    });
+    point
 }
 
 /// Every voxel of the map whose cube touches the other shape (what a contact touches).

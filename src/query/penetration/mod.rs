@@ -43,6 +43,7 @@ pub mod shape_depth;
 mod start_simplex;
 pub mod translational;
 pub mod vertex_cloud;
+pub mod voxel_map_depth;
 
 pub use directional::directional_depth;
 pub use minkowski_facets::polytope_penetration_exact;
