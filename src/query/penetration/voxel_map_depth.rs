@@ -2,16 +2,16 @@
 //! map's cubes it touches, each cube a solid box; for a mesh, over the (triangle, cube)
 //! pairs that meet, as coal measures a mesh's penetration.
 //!
-//! The cubes near the shape come from the map's hierarchy, a mesh's triangles near each
-//! cube from its OBB tree. Each candidate is bounded: translating along an axis by the
+//! The (cube, triangle) pairs whose boxes meet come from a walk of both hierarchies (the
+//! map's, and a mesh's OBB tree with its boxes placed in the map's frame once). Each candidate is bounded: translating along an axis by the
 //! overlap of two boxes on it separates them, and so does moving a cube along a
 //! triangle's normal until the triangle's plane leaves it. Candidates are measured from
 //! the largest bound down, until no bound beats the deepest depth found.
 use super::{penetration_depth, shape_penetration, Penetration};
-use crate::bounding_volume::{Aabb, Obb};
+use crate::bounding_volume::Aabb;
 use crate::math::{Isometry3, Real, Triangle};
 use crate::partitioning::NodeContent;
-use crate::shape::{placed_aabb, Shape, TriangleShape, VoxelMap};
+use crate::shape::{placed_aabb, Shape, TriangleShape, VoxelMap, VoxelNodeContent};
 
 /// The smallest overlap of two boxes on the three axes (a bound of the depth of any
 /// two shapes they hold), grown past rounding; at most 0 when they are apart.
@@ -33,39 +33,58 @@ fn plane_bound(cube: &Aabb, tri: &Triangle) -> Real {
 /// The deepest penetration of the map's cubes with `other`. With `map_first` the map is
 /// shape A of the result, else B. `None` when no cube touches it.
 pub fn voxel_map_penetration(map: &VoxelMap, pose_map: &Isometry3, other: &Shape, pose_other: &Isometry3, map_first: bool) -> Option<Penetration> {
+    if map.is_empty() {
+        return None;
+    }
     let other_in_map = pose_map.inv_mul(pose_other);
-    let local = other.local_obb();
-    // Candidates: a cube, with a triangle for a mesh, and the bound of their depth.
+    // The other shape's hierarchy as boxes of the map's frame (a mesh's OBB tree, its
+    // leaves by their triangles' boxes; a primitive as one leaf), computed once.
+    let mesh = match other {
+        Shape::TriMesh(m) => Some(m.as_ref()),
+        _ => None,
+    };
+    let other_boxes: Vec<(Aabb, Option<(u32, u32)>)> = match mesh {
+        Some(m) => m
+            .obb_tree()
+            .nodes()
+            .iter()
+            .map(|node| match node.content {
+                NodeContent::Children(l, r) => (placed_aabb(&node.obb, &other_in_map), Some((l, r))),
+                NodeContent::Triangle(t) => {
+                    let tri = m.triangle(t).map(|p| other_in_map * p);
+                    let scale = tri.iter().map(|p| p.coords.abs().max()).fold(0.0, Real::max);
+                    (Aabb::from_points(tri.iter()).loosened(1e-12 * (1.0 + scale)), None)
+                }
+            })
+            .collect(),
+        None => vec![(placed_aabb(&other.local_obb(), &other_in_map), None)],
+    };
+    // Candidates: a cube, with a triangle for a mesh, and the bound of their depth, from
+    // a walk of both hierarchies down the pairs of boxes that meet.
     let mut candidates: Vec<(Real, u32, Option<u32>)> = Vec::new();
-    let map_in_other = other_in_map.inverse();
-    let around = placed_aabb(&local, &other_in_map);
-    for v in map.voxels_near(&local, &other_in_map) {
-        let cube = map.voxel_cube(v);
-        match other {
-            Shape::TriMesh(mesh) => {
-                let nodes = mesh.obb_tree().nodes();
-                let cube_box = Obb::from_aabb(&cube);
-                let mut stack = if nodes.is_empty() { Vec::new() } else { vec![0u32] };
-                while let Some(i) = stack.pop() {
-                    let node = &nodes[i as usize];
-                    if !node.obb.intersects(&cube_box, &map_in_other) {
-                        continue;
+    let mut stack: Vec<(u32, u32)> = if other_boxes.is_empty() { Vec::new() } else { vec![(0, 0)] };
+    while let Some((map_node, other_node)) = stack.pop() {
+        let map_box = map.node_aabb(map_node);
+        let (other_box, other_children) = &other_boxes[other_node as usize];
+        if !map_box.intersects(other_box) {
+            continue;
+        }
+        match (map.node_content(map_node), other_children) {
+            (VoxelNodeContent::Voxel(v), None) => {
+                let boxes = overlap_bound(other_box, &map_box);
+                match mesh.map(|m| (m, m.obb_tree().nodes()[other_node as usize].content)) {
+                    Some((m, NodeContent::Triangle(t))) => {
+                        let tri = m.triangle(t).map(|p| other_in_map * p);
+                        candidates.push((boxes.min(plane_bound(&map_box, &tri)), v, Some(t)));
                     }
-                    match node.content {
-                        NodeContent::Children(l, r) => stack.extend([l, r]),
-                        NodeContent::Triangle(t) => {
-                            let tri = mesh.triangle(t).map(|p| other_in_map * p);
-                            let scale = tri.iter().map(|p| p.coords.abs().max()).fold(0.0, Real::max);
-                            let around_tri = Aabb::from_points(tri.iter()).loosened(1e-12 * (1.0 + scale));
-                            let bound = overlap_bound(&around_tri, &cube).min(plane_bound(&cube, &tri));
-                            if bound > 0.0 {
-                                candidates.push((bound, v, Some(t)));
-                            }
-                        }
-                    }
+                    _ => candidates.push((boxes, v, None)),
                 }
             }
-            _ => candidates.push((overlap_bound(&around, &cube), v, None)),
+            (VoxelNodeContent::Children(l, r), children) if children.is_none() || map_box.extents().norm_squared() >= other_box.extents().norm_squared() => {
+                stack.extend([(l, other_node), (r, other_node)]);
+            }
+            (_, Some((l, r))) => stack.extend([(map_node, *l), (map_node, *r)]),
+            (VoxelNodeContent::Children(..), None) => unreachable!("opened above"),
         }
     }
     candidates.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
