@@ -3,7 +3,7 @@
 //! primitive as one leaf.
 use crate::bounding_volume::{Aabb, Obb};
 use crate::collision::Element;
-use crate::math::{Isometry3, Triangle};
+use crate::math::{Isometry3, Point3, Real, Triangle, Vector3};
 use crate::partitioning::NodeContent;
 use crate::shape::{Cuboid, Shape, SupportMap, TriangleShape, VoxelNodeContent};
 
@@ -34,12 +34,26 @@ pub enum LeafShape<'e> {
 
 impl LeafShape<'_> {
     /// The leaf as a support map; `None` for [`LeafShape::Whole`].
-    pub fn support_map(&self) -> Option<Box<dyn SupportMap + '_>> {
+    pub fn support_map(&self) -> Option<&dyn SupportMap> {
+        (!matches!(self, LeafShape::Whole)).then_some(self as &dyn SupportMap)
+    }
+}
+
+/// A leaf is convex (a whole mesh or map is not: ask [`LeafShape::support_map`] first).
+impl SupportMap for LeafShape<'_> {
+    fn core_support(&self, dir: &Vector3) -> Point3 {
         match self {
-            LeafShape::Primitive(s) => Some(Box::new(*s)),
-            LeafShape::Triangle(t) => Some(Box::new(TriangleShape(t))),
-            LeafShape::Cube(c) => Some(Box::new(*c)),
-            LeafShape::Whole => None,
+            LeafShape::Primitive(s) => s.core_support(dir),
+            LeafShape::Triangle(t) => TriangleShape(t).core_support(dir),
+            LeafShape::Cube(c) => c.core_support(dir),
+            LeafShape::Whole => unreachable!("a whole mesh or map has no support map of its own"),
+        }
+    }
+
+    fn margin(&self) -> Real {
+        match self {
+            LeafShape::Primitive(s) => s.margin(),
+            _ => 0.0,
         }
     }
 }

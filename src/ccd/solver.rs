@@ -231,8 +231,7 @@ impl<'w, 'c> Solver<'w, 'c> {
                     }
                     self.stats.advancement_tests += 1;
                     let (leaf_a, leaf_b) = (leaf_shape(ea, a), leaf_shape(eb, b));
-                    let (sa, sb) = (leaf_a.support_map().expect("a leaf"), leaf_b.support_map().expect("a leaf"));
-                    if !frame.apart(sa.as_ref(), &leaf_ball(ea, &leaf_a), sb.as_ref(), &leaf_ball(eb, &leaf_b)) {
+                    if !frame.apart(&leaf_a, &leaf_ball(ea, &leaf_a), &leaf_b, &leaf_ball(eb, &leaf_b)) {
                         left.push(item);
                         right.push(item);
                     }
@@ -395,12 +394,25 @@ impl<'w, 'c> Solver<'w, 'c> {
                 Work::Nodes { .. } => (PRIMITIVE, PRIMITIVE),
             };
             let (leaf_a, leaf_b) = (leaf_shape(ea, a), leaf_shape(eb, b));
-            let sa = leaf_a.support_map().unwrap_or_else(|| ea.shape.convex_bound());
-            let sb = leaf_b.support_map().unwrap_or_else(|| eb.shape.convex_bound());
+            let (hull_a, hull_b);
+            let sa = match leaf_a.support_map() {
+                Some(s) => s,
+                None => {
+                    hull_a = ea.shape.convex_bound();
+                    hull_a.as_ref()
+                }
+            };
+            let sb = match leaf_b.support_map() {
+                Some(s) => s,
+                None => {
+                    hull_b = eb.shape.convex_bound();
+                    hull_b.as_ref()
+                }
+            };
             // From the other body towards the link: element a is the link, except in a
             // self-collision pair listed the other way round.
             let sign = if ea.body == Body::Link(link) { 1.0 } else { -1.0 };
-            consider(sa.as_ref(), &pa, sb.as_ref(), &pb, sign);
+            consider(sa, &pa, sb, &pb, sign);
         }
         best
     }

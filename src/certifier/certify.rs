@@ -269,9 +269,7 @@ impl<'w> Certifier<'w> {
                 // The leaf's real shape, grown by the largest displacement over it.
                 let grown = ball.radius * max_rate(quadratic, &box_m.corners());
                 let (leaf_m, leaf_f) = (leaf_shape(moving, item.moving), leaf_shape(fixed, item.fixed));
-                let sm = leaf_m.support_map().expect("a leaf");
-                let sf = leaf_f.support_map().expect("a leaf");
-                gjk::distance_lower_bound(sm.as_ref(), &Isometry3::identity(), sf.as_ref(), fixed_in_moving) > grown + SLACK
+                gjk::distance_lower_bound(&leaf_m, &Isometry3::identity(), &leaf_f, fixed_in_moving) > grown + SLACK
             }
         }
     }
