@@ -7,7 +7,8 @@
 //! (`RAYON_NUM_THREADS=1`, which the bench sets) and the map's decoding-free build time
 //! and memory.
 //!
-//! `cargo bench --bench octomap_scene` (needs `.venv`: `bash scripts/setup_python.sh`).
+//! `cargo bench --bench octomap_scene` (needs `.venv`: `bash scripts/setup_python.sh`);
+//! `OCTOMAP_BENCH_ONLY=free|first_only|whole` times one kind of check alone (for a profiler).
 mod panda_scene;
 
 use ccd_guard::check::sampled::{check_sampled, SampledOptions};
@@ -142,6 +143,18 @@ fn bench(c: &mut Criterion) {
     println!("{} free and {} colliding coarse moves", free.len(), colliding.len());
     let certified = CheckOptions { method: Method::Certified, ..CheckOptions::default() };
     let first_only = CheckOptions { first_only: true, ..certified };
+    // For profiling one kind of check: OCTOMAP_BENCH_ONLY=free|first_only|whole.
+    if let Ok(only) = std::env::var("OCTOMAP_BENCH_ONLY") {
+        let (moves, options) = match only.as_str() {
+            "free" => (&free, certified),
+            "first_only" => (&colliding, first_only),
+            _ => (&colliding, certified),
+        };
+        for _ in 0..5 {
+            println!("{only}: {:.2} ms", median_ms(&world, moves, &options).0);
+        }
+        return;
+    }
     let sampled = CheckOptions { method: Method::Sampled, resolution: 0.01, ..certified };
     let sampled_first = CheckOptions { first_only: true, ..sampled };
     for (name, moves) in [("free", &free), ("colliding", &colliding)] {

@@ -19,7 +19,7 @@ use crate::enclosure::{IntervalPose, IntervalVector3, KinematicTree, LinkEnclosu
 use crate::math::{Isometry3, Point3, Real, Triangle, Vector3};
 use crate::query::gjk;
 use crate::query::intersection::intersection_point;
-use crate::shape::{SupportMap, TriangleShape};
+use crate::shape::{Shape, SupportMap, TriangleShape};
 
 /// Element pairs of one body pair (a link and an obstacle, or two links).
 #[derive(Clone, Debug)]
@@ -160,7 +160,11 @@ impl<'w, 'c> Solver<'w, 'c> {
                 Work::Nodes { pair: p, a, b } => {
                     self.stats.obb_tests += 1;
                     let (node_a, node_b) = (node_obb(ea, a), node_obb(eb, b));
-                    if !frame.may_overlap(&node_a.0, &node_b.0) || self.boxes_stay_apart(&node_a.0, &node_b.0, &frame) {
+                    // A voxel map's node boxes are tested by the continuous OBB test alone: the
+                    // boxes' conservative advancement (a GJK plane per item) rarely culls more
+                    // there, and costs more than half of a first contact in a 1 cm map.
+                    let on_map = matches!(eb.shape, Shape::VoxelMap(_));
+                    if !frame.may_overlap(&node_a.0, &node_b.0) || (!on_map && self.boxes_stay_apart(&node_a.0, &node_b.0, &frame)) {
                         continue;
                     }
                     // At the roots, the whole shapes (a mesh by its convex hull). While the
