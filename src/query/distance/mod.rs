@@ -42,7 +42,7 @@ pub fn shape_distance(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometr
     }
 }
 
-fn swapped(cp: ClosestPoints) -> ClosestPoints {
+pub(crate) fn swapped(cp: ClosestPoints) -> ClosestPoints {
     ClosestPoints { distance: cp.distance, point_a: cp.point_b, point_b: cp.point_a }
 }
 

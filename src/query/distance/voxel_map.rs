@@ -1,8 +1,10 @@
 //! The distance of a voxel map to any other shape: a best-first branch and bound over
 //! the map's hierarchy (Lin 1993, the digest's §3: bounds of a hierarchy prune what
 //! cannot be closer than the best found), with the exact distance of each cube that
-//! may still be closer, a cube being a solid box.
-use super::shape_distance;
+//! may still be closer, a cube being a solid box. Whether any cube touches the shape
+//! (or lies inside a closed mesh) is asked once, first.
+use super::{mesh_convex_distance, shape_distance, swapped};
+use crate::query::intersection::voxel_map_intersection;
 use crate::math::{Isometry3, Real};
 use crate::query::gjk::ClosestPoints;
 use crate::shape::{Shape, VoxelMap, VoxelNodeContent};
@@ -14,6 +16,11 @@ use std::collections::BinaryHeap;
 pub fn voxel_map_distance(map: &VoxelMap, pose_map: &Isometry3, other: &Shape, pose_other: &Isometry3, cutoff: Real) -> Option<ClosestPoints> {
     if map.is_empty() {
         return None;
+    }
+    // Touching (a cube inside a closed mesh too): distance 0. Otherwise each cube's
+    // distance is that of the surfaces, which needs no containment test per cube.
+    if let Some(p) = voxel_map_intersection(map, pose_map, other, pose_other) {
+        return (cutoff > 0.0).then_some(ClosestPoints { distance: 0.0, point_a: p, point_b: p });
     }
     let other_in_map = pose_map.inv_mul(pose_other);
     let local = other.local_aabb();
@@ -33,7 +40,12 @@ pub fn voxel_map_distance(map: &VoxelMap, pose_map: &Isometry3, other: &Shape, p
             VoxelNodeContent::Children(l, r) => heap.extend([(bound(l), l), (bound(r), r)]),
             VoxelNodeContent::Voxel(v) => {
                 let (cube, at) = map.voxel_cuboid(v);
-                if let Some(cp) = shape_distance(&Shape::Cuboid(cube), &(pose_map * at), other, pose_other, limit) {
+                let (cube, pose_cube) = (Shape::Cuboid(cube), pose_map * at);
+                let found = match other {
+                    Shape::TriMesh(mesh) => mesh_convex_distance(mesh, pose_other, &cube, &pose_cube, limit).map(swapped),
+                    _ => shape_distance(&cube, &pose_cube, other, pose_other, limit),
+                };
+                if let Some(cp) = found {
                     limit = cp.distance;
                     best = Some(cp);
                     if limit <= 0.0 {
