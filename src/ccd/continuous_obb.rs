@@ -2,9 +2,9 @@
 //! separating-axis test of two boxes with every member of inequality (12) bounded by
 //! interval arithmetic over a time interval. Boxes are reported disjoint only when one
 //! axis separates them for every pose in the enclosure.
-use crate::bounding_volume::Obb;
+use crate::bounding_volume::{Aabb, Obb};
 use crate::enclosure::{Interval, IntervalMatrix3, IntervalPose, IntervalVector3};
-use crate::math::Real;
+use crate::math::{Point3, Real};
 
 /// Upper bound of a sum of non-negative products, rounded up.
 fn upper(terms: &[(Real, Real)]) -> Real {
@@ -47,4 +47,50 @@ pub fn may_overlap(a: &Obb, b: &Obb, b_in_a: &IntervalPose) -> bool {
         }
     }
     true
+}
+
+/// An axis-aligned box of frame A that holds box `b` (exact, in frame B) for every pose
+/// of B in A within `b_in_a`: the first three axes of [`may_overlap`] against every
+/// axis-aligned box at once (a voxel map's nodes are such boxes), rounded outwards.
+pub fn swept_aabb(b: &Obb, b_in_a: &IntervalPose) -> Aabb {
+    let r = b_in_a.rotation.mul_matrix(&b.axes);
+    let centre = b_in_a.transform_point(&b.center);
+    let hb = b.half_extents;
+    let mut mins = Point3::origin();
+    let mut maxs = Point3::origin();
+    for i in 0..3 {
+        let reach = upper(&[(hb[0], r.0[i][0].mag()), (hb[1], r.0[i][1].mag()), (hb[2], r.0[i][2].mag())]);
+        let (lo, hi) = (centre.0[i].lo - reach, centre.0[i].hi + reach);
+        let slack = 4.0 * Real::EPSILON * (lo.abs() + hi.abs() + reach) + Real::MIN_POSITIVE;
+        mins[i] = lo - slack;
+        maxs[i] = hi + slack;
+    }
+    Aabb::new(mins, maxs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::enclosure::{Interval, IntervalPose};
+    use crate::math::{Isometry3, Matrix3, Vector3};
+
+    /// A rotation by an angle interval about z after an exact pose: every pose in it holds
+    /// the box inside the swept box, and the swept box is no larger than needed by far.
+    #[test]
+    fn the_swept_box_holds_the_box_at_every_pose() {
+        let b = Obb { center: Point3::new(0.3, -0.1, 0.2), axes: Matrix3::identity(), half_extents: Vector3::new(0.05, 0.1, 0.02) };
+        let base = Isometry3::new(Vector3::new(1.0, 2.0, -0.5), Vector3::new(0.3, -0.2, 0.1));
+        let angles = Interval::hull(-0.4, 0.7);
+        let over = IntervalPose::from_isometry(&base).then_rotate(&crate::enclosure::AxisRotation::new(&Vector3::z(), angles));
+        let swept = swept_aabb(&b, &over);
+        for k in 0..=100 {
+            let angle = -0.4 + 1.1 * k as Real / 100.0;
+            let pose = base * Isometry3::rotation(Vector3::z() * angle);
+            for corner in b.corners() {
+                let p = pose * corner;
+                assert!(swept.contains_point(&p), "{p:?} outside {swept:?} at angle {angle}");
+            }
+        }
+        assert!(swept.extents().norm() < 2.0);
+    }
 }

@@ -9,11 +9,12 @@
 use super::element_nodes::{leaf_shape, leaf_triangle, node_obb, obb_cuboid, Leaf, LeafShape, PRIMITIVE};
 use super::element_motion::{element_pose, element_relative_pose, element_world_pose, poses_at};
 use super::conservative_advancement::{advance, motion_bound, separated_over, Advancement, BoundingBall};
-use super::continuous_obb::may_overlap;
+use super::continuous_obb::{may_overlap, swept_aabb};
 use super::elementary::{active_equations, CornerBounds, EquationOutcome, NewtonBounds, ALL_EQUATIONS};
 use super::time_cells::{SolveRange, TimeCell};
 use super::statistics::Statistics;
-use crate::bounding_volume::Obb;
+use crate::bounding_volume::{Aabb, Obb};
+use std::collections::HashMap;
 use crate::collision::{Body, CollisionWorld, Element};
 use crate::enclosure::{IntervalPose, IntervalVector3, KinematicTree, LinkEnclosure, LinkJet};
 use crate::math::{Isometry3, Point3, Real, Triangle, Vector3};
@@ -142,6 +143,7 @@ impl<'w, 'c> Solver<'w, 'c> {
         let mut motion: Vec<Option<Real>> = vec![None; self.pairs.len()];
         let mut queue = work;
         let (mut left, mut right) = (Vec::new(), Vec::new());
+        let mut swept_boxes: HashMap<(u32, u32), Aabb> = HashMap::new();
         let mut start_poses: Option<Vec<Isometry3>> = None;
         // For the interval Newton step, on the cells that reach triangle equations.
         let mut newton_links: Option<NewtonLinks> = None;
@@ -164,6 +166,14 @@ impl<'w, 'c> Solver<'w, 'c> {
                     // boxes' conservative advancement (a GJK plane per item) rarely culls more
                     // there, and costs more than half of a first contact in a 1 cm map.
                     let on_map = matches!(eb.shape, Shape::VoxelMap(_));
+                    // Against a map's (axis-aligned) node boxes, first the box the link's node
+                    // sweeps over the interval, once per link node and interval.
+                    if let (Shape::VoxelMap(map), true) = (&eb.shape, frame.moving_is_a) {
+                        let swept = *swept_boxes.entry((p, a)).or_insert_with(|| swept_aabb(&node_a.0, &frame.over));
+                        if !swept.intersects(&map.node_aabb(b)) {
+                            continue;
+                        }
+                    }
                     if !frame.may_overlap(&node_a.0, &node_b.0) || (!on_map && self.boxes_stay_apart(&node_a.0, &node_b.0, &frame)) {
                         continue;
                     }
