@@ -8,9 +8,9 @@ use crate::motion::JointMotion;
 use crate::query::penetration::shape_penetration;
 
 /// Instants sampled evenly over an event before refining.
-const SAMPLES: usize = 64;
+const SAMPLES: usize = 32;
 /// Local peaks of the samples refined per element pair, deepest first.
-const REFINED_PEAKS: usize = 4;
+const REFINED_PEAKS: usize = 3;
 /// Golden-section steps around the deepest sample (shrinks the bracket by 0.618 each).
 const REFINEMENTS: usize = 40;
 
