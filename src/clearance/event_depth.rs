@@ -12,7 +12,7 @@ const SAMPLES: usize = 32;
 /// Local peaks of the samples refined per element pair, deepest first.
 const REFINED_PEAKS: usize = 3;
 /// Golden-section steps around the deepest sample (shrinks the bracket by 0.618 each).
-const REFINEMENTS: usize = 40;
+const REFINEMENTS: usize = 25;
 
 /// The depth of one element pair at `time` (0 when apart).
 fn pair_depth_at(world: &CollisionWorld, motion: &JointMotion, (a, b): (usize, usize), time: Real) -> Real {
