@@ -214,3 +214,39 @@ fn sampled_method_sees_the_map() {
     }
     assert!(found);
 }
+
+/// The depth search over time reuses its (cube, triangle) candidates while the shape
+/// moves less than their margin: the same depths as a fresh search, at every step of a
+/// slow sweep and after jumps.
+#[test]
+fn cached_depth_candidates_give_the_depths_of_a_fresh_search() {
+    use ccd_guard::math::Point3;
+    use ccd_guard::query::penetration::voxel_map_depth::{voxel_map_penetration, voxel_map_penetration_cached};
+    let mut rng = Rng(99);
+    let map = random_map(&mut rng);
+    // The sweep passes through the first cube.
+    let centre = map.voxel_centre(0).0;
+    // A closed octahedron mesh, 6 cm across, and a ball.
+    let v = |x: f64, y: f64, z: f64| Point3::new(x, y, z) * 0.03;
+    let octahedron = ccd_guard::shape::TriMesh::new(
+        vec![v(1.0, 0.0, 0.0), v(-1.0, 0.0, 0.0), v(0.0, 1.0, 0.0), v(0.0, -1.0, 0.0), v(0.0, 0.0, 1.0), v(0.0, 0.0, -1.0)],
+        vec![[0, 2, 4], [2, 1, 4], [1, 3, 4], [3, 0, 4], [2, 0, 5], [1, 2, 5], [3, 1, 5], [0, 3, 5]],
+    )
+    .unwrap();
+    let shapes = [Shape::TriMesh(Arc::new(octahedron)), Shape::Ball(ccd_guard::shape::Ball { radius: 0.025 })];
+    let (mut compared, mut touching) = (0, 0);
+    for shape in &shapes {
+        let mut cache = None;
+        for step in 0..400 {
+            // A slow sweep with a jump every 100 steps.
+            let s = step as f64 * 1e-3 + (step / 100) as f64 * 0.05;
+            let pose = Isometry3::new(centre.coords + Vector3::new(-0.1 + 0.5 * s, 0.01 * (7.0 * s).sin(), 0.005), Vector3::new(0.3 * s, 1.0 * s, 0.2));
+            let fresh = voxel_map_penetration(&map, &Isometry3::identity(), shape, &pose, true).map(|p| p.depth);
+            let cached = voxel_map_penetration_cached(&map, &Isometry3::identity(), shape, &pose, true, &mut cache).map(|p| p.depth);
+            assert_eq!(fresh, cached, "step {step}");
+            compared += 1;
+            touching += fresh.is_some() as usize;
+        }
+    }
+    assert!(touching > 50 && touching < compared, "{touching} of {compared} poses touch: the sweep must cross the map");
+}

@@ -6,6 +6,9 @@ use crate::collision::{Body, CollisionWorld};
 use crate::math::Real;
 use crate::motion::JointMotion;
 use crate::query::penetration::shape_penetration;
+use crate::query::penetration::voxel_map_depth::{voxel_map_penetration_cached, DepthCandidates};
+use crate::shape::Shape;
+use std::cell::RefCell;
 
 /// Instants sampled evenly over an event before refining.
 const SAMPLES: usize = 32;
@@ -14,12 +17,19 @@ const REFINED_PEAKS: usize = 3;
 /// Golden-section steps around the deepest sample (shrinks the bracket by 0.618 each).
 const REFINEMENTS: usize = 25;
 
-/// The depth of one element pair at `time` (0 when apart).
-fn pair_depth_at(world: &CollisionWorld, motion: &JointMotion, (a, b): (usize, usize), time: Real) -> Real {
+/// The depth of one element pair at `time` (0 when apart). Against a voxel map, the
+/// (cube, triangle) candidates of earlier instants are reused while they hold.
+fn pair_depth_at(world: &CollisionWorld, motion: &JointMotion, (a, b): (usize, usize), time: Real, cache: &RefCell<Option<DepthCandidates>>) -> Real {
     let poses = world.robot.link_poses(&motion.positions_at(time));
     let (ea, eb) = (&world.elements[a], &world.elements[b]);
     let (pa, pb) = (world.element_pose(ea, &poses), world.element_pose(eb, &poses));
-    shape_penetration(&ea.shape, &pa, &eb.shape, &pb).map_or(0.0, |p| p.depth)
+    let cache = &mut cache.borrow_mut();
+    let found = match (&ea.shape, &eb.shape) {
+        (Shape::VoxelMap(m), other) => voxel_map_penetration_cached(m, &pa, other, &pb, true, cache),
+        (other, Shape::VoxelMap(m)) => voxel_map_penetration_cached(m, &pb, other, &pa, false, cache),
+        _ => shape_penetration(&ea.shape, &pa, &eb.shape, &pb),
+    };
+    found.map_or(0.0, |p| p.depth)
 }
 
 /// The element pairs of two bodies.
@@ -36,7 +46,8 @@ fn element_pairs(world: &CollisionWorld, a: Body, b: Body) -> impl Iterator<Item
 pub fn max_depth_over(world: &CollisionWorld, motion: &JointMotion, a: Body, b: Body, from: Real, to: Real) -> (Real, Real) {
     let mut best = (0.0, from);
     for pair in element_pairs(world, a, b) {
-        let depth = |t: Real| pair_depth_at(world, motion, pair, t);
+        let cache = RefCell::new(None);
+        let depth = |t: Real| pair_depth_at(world, motion, pair, t, &cache);
         let times: Vec<Real> = (0..=SAMPLES).map(|i| from + (to - from) * i as Real / SAMPLES as Real).collect();
         let depths: Vec<Real> = times.iter().map(|&t| depth(t)).collect();
         let mut peaks: Vec<usize> = (0..depths.len())
