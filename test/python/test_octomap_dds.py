@@ -129,3 +129,46 @@ def test_planning_scene_octomap_against_the_cli(tmp_path, node_binary, run_probe
     assert_as_cli(kept, report, "scan", 1e-9)
     assert after["verdict"] == "collision_free" and after["certified"] and not after["contacts"], after
     assert results["node_alive"]
+
+
+def test_a_camera_sized_map_arrives_whole(tmp_path, node_binary, run_probe):
+    """A map of a depth camera's size (the block across the free motion plus a 7 m square
+    floor of cells 2 m below: over 10^5 leaves, a binary stream of ~100 kB and a full
+    stream of ~800 kB) travels in DDS fragments and is taken in whole: the verdict is the
+    block's collision, as with the block alone. A transport that dropped or cut the
+    message would leave the motion certified free."""
+    block = block_keys(gripper_at(run_probe, T_BLOCK))
+    axis = np.arange(700) * (RESOLUTION / 2) - 3.5  # 7 m square, sampled at half a cell
+    floor_world = np.stack(np.meshgrid(axis, axis, indexing="ij"), -1).reshape(-1, 2)
+    floor_world = np.concatenate([floor_world, np.full((len(floor_world), 1), -2.0)], axis=1)
+    R = quat_to_matrix(MAP_ORIGIN["orientation"])
+    floor = octomap_keys((floor_world - np.asarray(MAP_ORIGIN["position"])) @ R, RESOLUTION)
+    keys = np.unique(np.concatenate([block, floor]), axis=0)
+    assert len(keys) > 100_000
+    bt, ot = octomap_file_bytes(keys, RESOLUTION)
+    binary, full = octomap_stream(bt), octomap_stream(ot)
+    assert len(binary) > 50_000 and len(full) > 500_000, (len(binary), len(full))
+    plan = lambda sec: {"kind": "publish", "topic": "/planned_trajectory", "type": "trajectory_msgs/msg/JointTrajectory", "message": trajectory_message(DEMO / "traj_free.yaml", sec)}  # noqa: E731
+    take = lambda name: {"kind": "take", "name": name, "topic": VERDICT[0], "type": VERDICT[1], "count": 1, "timeout": 60.0}  # noqa: E731
+    scene_msg = lambda message: {"kind": "publish", "topic": "/monitored_planning_scene", "type": "moveit_msgs/msg/PlanningScene", "message": message}  # noqa: E731
+    settle = {"kind": "sleep", "seconds": 1.5}
+    steps = [
+        {"kind": "subscribe", "topic": VERDICT[0], "type": VERDICT[1]},
+        plan(1), take("before"),
+        scene_msg({"is_diff": True, "world": {"octomap": octomap_message(binary, True)}}), settle,
+        plan(2), take("binary"),
+        scene_msg({"is_diff": False, "name": "no map"}), settle,
+        plan(3), take("cleared"),
+        scene_msg({"is_diff": True, "world": {"octomap": octomap_message(full, False)}}), settle,
+        plan(4), take("full"),
+    ]  # fmt: skip
+    results = run_scenario(tmp_path / "dds", node_command(node_binary), steps, env={"RMW_IMPLEMENTATION": "rmw_cyclonedds_cpp"})
+    (before,), (from_binary,), (cleared,), (from_full,) = (results[k] for k in ("before", "binary", "cleared", "full"))
+    assert [v["trajectory_stamp"]["sec"] for v in (before, from_binary, cleared, from_full)] == [1, 2, 3, 4]
+    assert before["verdict"] == "collision_free" and before["certified"], before
+    assert cleared["verdict"] == "collision_free" and cleared["certified"], cleared
+    for verdict in (from_binary, from_full):
+        assert verdict["verdict"] == "collision", verdict
+        assert {c["other"] for c in verdict["contacts"]} == {OCTOMAP_ID}, verdict
+        assert 0 < verdict["time_of_contact"] < T_BLOCK, verdict
+    assert results["node_alive"]
