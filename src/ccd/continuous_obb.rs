@@ -4,7 +4,7 @@
 //! axis separates them for every pose in the enclosure.
 use crate::bounding_volume::{Aabb, Obb};
 use crate::enclosure::{Interval, IntervalMatrix3, IntervalPose, IntervalVector3};
-use crate::math::{Point3, Real};
+use crate::math::{Point3, Real, Vector3};
 
 /// Upper bound of a sum of non-negative products, rounded up.
 fn upper(terms: &[(Real, Real)]) -> Real {
@@ -20,19 +20,25 @@ pub fn may_overlap(a: &Obb, b: &Obb, b_in_a: &IntervalPose) -> bool {
     let r = at.mul(&b_in_a.rotation.mul_matrix(&b.axes));
     let center_b = b_in_a.transform_point(&b.center);
     let t: IntervalVector3 = at.mul_vector(&(center_b - IntervalVector3::from_point(&a.center)));
+    !separated(&r, &t, &a.half_extents, &b.half_extents)
+}
+
+/// Whether one of the fifteen axes separates a box of half extents `ha` (at the origin,
+/// axis-aligned) from one of half extents `hb` with rotation `r` and centre `t` in it,
+/// for every member of the intervals.
+fn separated(r: &IntervalMatrix3, t: &IntervalVector3, ha: &Vector3, hb: &Vector3) -> bool {
     let mag: [[Real; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| r.0[i][j].mag()));
-    let (ha, hb) = (a.half_extents, b.half_extents);
     for i in 0..3 {
         let rb = upper(&[(hb[0], mag[i][0]), (hb[1], mag[i][1]), (hb[2], mag[i][2])]);
         if t.0[i].mig() > upper(&[(ha[i], 1.0), (rb, 1.0)]) {
-            return false;
+            return true;
         }
     }
     for j in 0..3 {
         let proj = t.0[0] * r.0[0][j] + t.0[1] * r.0[1][j] + t.0[2] * r.0[2][j];
         let ra = upper(&[(ha[0], mag[0][j]), (ha[1], mag[1][j]), (ha[2], mag[2][j])]);
         if proj.mig() > upper(&[(ra, 1.0), (hb[j], 1.0)]) {
-            return false;
+            return true;
         }
     }
     for i in 0..3 {
@@ -42,11 +48,43 @@ pub fn may_overlap(a: &Obb, b: &Obb, b_in_a: &IntervalPose) -> bool {
             let proj: Interval = t.0[i2] * r.0[i1][j] - t.0[i1] * r.0[i2][j];
             let bound = upper(&[(ha[i1], mag[i2][j]), (ha[i2], mag[i1][j]), (hb[j1], mag[i][j2]), (hb[j2], mag[i][j1])]);
             if proj.mig() > bound {
-                return false;
+                return true;
             }
         }
     }
-    true
+    false
+}
+
+/// A box moving over a time interval, against axis-aligned boxes of the frame it moves in
+/// (a voxel map's nodes): what [`may_overlap`] computes of it, computed once for all.
+pub struct MovingBox {
+    rotation: IntervalMatrix3,
+    centre: IntervalVector3,
+    half_extents: Vector3,
+    /// An axis-aligned box holding it over the whole interval.
+    pub swept: Aabb,
+}
+
+impl MovingBox {
+    /// Box `b` (exact, in frame B) with B within `b_in_a`.
+    pub fn new(b: &Obb, b_in_a: &IntervalPose) -> Self {
+        Self {
+            rotation: b_in_a.rotation.mul_matrix(&b.axes),
+            centre: b_in_a.transform_point(&b.center),
+            half_extents: b.half_extents,
+            swept: swept_aabb(b, b_in_a),
+        }
+    }
+
+    /// [`may_overlap`] of the axis-aligned box `a` (as `Obb::from_aabb` gives it) and
+    /// this box: first the swept box, then the fifteen axes.
+    pub fn may_overlap_aabb(&self, a: &Aabb) -> bool {
+        if !self.swept.intersects(a) {
+            return false;
+        }
+        let t = self.centre - IntervalVector3::from_point(&a.center());
+        !separated(&self.rotation, &t, &a.half_extents(), &self.half_extents)
+    }
 }
 
 /// An axis-aligned box of frame A that holds box `b` (exact, in frame B) for every pose
@@ -92,5 +130,27 @@ mod tests {
             }
         }
         assert!(swept.extents().norm() < 2.0);
+    }
+
+    /// Against axis-aligned boxes, the moving box's test is the continuous OBB test.
+    #[test]
+    fn a_moving_box_tests_as_the_continuous_obb_test() {
+        let b = Obb { center: Point3::new(0.1, 0.0, -0.05), axes: Matrix3::identity(), half_extents: Vector3::new(0.05, 0.02, 0.1) };
+        let base = Isometry3::new(Vector3::new(0.4, -0.2, 0.3), Vector3::new(0.1, 0.5, -0.3));
+        let over = IntervalPose::from_isometry(&base).then_rotate(&crate::enclosure::AxisRotation::new(&Vector3::y(), Interval::hull(0.0, 0.3)));
+        let moving = MovingBox::new(&b, &over);
+        let (mut overlapping, mut apart) = (0, 0);
+        for i in 0..20 {
+            for j in 0..20 {
+                for k in 0..5 {
+                    let lo = Point3::new(0.2 + 0.025 * i as Real, -0.45 + 0.025 * j as Real, 0.1 + 0.08 * k as Real);
+                    let a = Aabb::new(lo, lo + Vector3::new(0.02, 0.03, 0.01));
+                    let expected = may_overlap(&Obb::from_aabb(&a), &b, &over);
+                    assert_eq!(moving.may_overlap_aabb(&a), expected, "{a:?}");
+                    if expected { overlapping += 1 } else { apart += 1 }
+                }
+            }
+        }
+        assert!(overlapping > 10 && apart > 10, "{overlapping} overlapping, {apart} apart");
     }
 }

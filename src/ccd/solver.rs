@@ -9,11 +9,11 @@
 use super::element_nodes::{leaf_shape, leaf_triangle, node_obb, obb_cuboid, Leaf, LeafShape, PRIMITIVE};
 use super::element_motion::{element_pose, element_relative_pose, element_world_pose, poses_at};
 use super::conservative_advancement::{advance, motion_bound, separated_over, Advancement, BoundingBall};
-use super::continuous_obb::{may_overlap, swept_aabb};
+use super::continuous_obb::{may_overlap, MovingBox};
 use super::elementary::{active_equations, CornerBounds, EquationOutcome, NewtonBounds, ALL_EQUATIONS};
 use super::time_cells::{SolveRange, TimeCell};
 use super::statistics::Statistics;
-use crate::bounding_volume::{Aabb, Obb};
+use crate::bounding_volume::Obb;
 use std::collections::HashMap;
 use crate::collision::{Body, CollisionWorld, Element};
 use crate::enclosure::{IntervalPose, IntervalVector3, KinematicTree, LinkEnclosure, LinkJet};
@@ -143,7 +143,7 @@ impl<'w, 'c> Solver<'w, 'c> {
         let mut motion: Vec<Option<Real>> = vec![None; self.pairs.len()];
         let mut queue = work;
         let (mut left, mut right) = (Vec::new(), Vec::new());
-        let mut swept_boxes: HashMap<(u32, u32), Aabb> = HashMap::new();
+        let mut moving_boxes: HashMap<(u32, u32), MovingBox> = HashMap::new();
         let mut start_poses: Option<Vec<Isometry3>> = None;
         // For the interval Newton step, on the cells that reach triangle equations.
         let mut newton_links: Option<NewtonLinks> = None;
@@ -166,15 +166,16 @@ impl<'w, 'c> Solver<'w, 'c> {
                     // boxes' conservative advancement (a GJK plane per item) rarely culls more
                     // there, and costs more than half of a first contact in a 1 cm map.
                     let on_map = matches!(eb.shape, Shape::VoxelMap(_));
-                    // Against a map's (axis-aligned) node boxes, first the box the link's node
-                    // sweeps over the interval, once per link node and interval.
-                    if let (Shape::VoxelMap(map), true) = (&eb.shape, frame.moving_is_a) {
-                        let swept = *swept_boxes.entry((p, a)).or_insert_with(|| swept_aabb(&node_a.0, &frame.over));
-                        if !swept.intersects(&map.node_aabb(b)) {
-                            continue;
+                    // Against a map's (axis-aligned) node boxes, the continuous OBB test with
+                    // what it computes of the link's node done once per node and interval
+                    // (and first the box that node sweeps).
+                    let may_overlap = match (&eb.shape, frame.moving_is_a) {
+                        (Shape::VoxelMap(map), true) => {
+                            moving_boxes.entry((p, a)).or_insert_with(|| MovingBox::new(&node_a.0, &frame.over)).may_overlap_aabb(&map.node_aabb(b))
                         }
-                    }
-                    if !frame.may_overlap(&node_a.0, &node_b.0) || (!on_map && self.boxes_stay_apart(&node_a.0, &node_b.0, &frame)) {
+                        _ => frame.may_overlap(&node_a.0, &node_b.0),
+                    };
+                    if !may_overlap || (!on_map && self.boxes_stay_apart(&node_a.0, &node_b.0, &frame)) {
                         continue;
                     }
                     // At the roots, the whole shapes (a mesh by its convex hull). While the
