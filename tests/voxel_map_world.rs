@@ -102,11 +102,13 @@ fn worlds(robot: &Robot, disabled: &[DisabledPair], map: VoxelMap, pose: Isometr
 }
 
 fn random_trajectory(rng: &mut Rng) -> String {
+    // The points of the demo's free trajectory (assets/demo/traj_free.yaml).
+    const HALF_PI: f64 = std::f64::consts::FRAC_PI_2;
     let free = [
-        [0.0, -0.5, 1.9, 0.17, -1.5708, 0.0],
-        [0.5912, 0.2082, 1.6807, -0.3181, -1.5708, -0.9796],
-        [-1.0102, 0.1296, 1.5134, -0.0722, -1.5708, 0.5606],
-        [-0.1642, 0.7202, 1.117, -1.8372, -1.4066, 1.5708],
+        [0.0, -0.5, 1.9, 0.17, -HALF_PI, 0.0],
+        [0.5912, 0.2082, 1.6807, -0.3181, -HALF_PI, -0.9796],
+        [-1.0102, 0.1296, 1.5134, -0.0722, -HALF_PI, 0.5606],
+        [-0.1642, 0.7202, 1.117, -1.8372, -1.4066, HALF_PI],
     ];
     let n = rng.int(2, 3);
     let mut text = String::from("joint_names: [joint1, joint2, joint3, joint4, joint5, joint6]\npoints:\n");
