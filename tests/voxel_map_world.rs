@@ -252,3 +252,30 @@ fn cached_depth_candidates_give_the_depths_of_a_fresh_search() {
     }
     assert!(touching > 50 && touching < compared, "{touching} of {compared} poses touch: the sweep must cross the map");
 }
+
+/// A cube wholly inside a closed mesh touches none of its triangles, and is at distance 0
+/// from it all the same (and collides); outside it, the distance is the surfaces'.
+#[test]
+fn a_cube_inside_a_closed_mesh_is_at_distance_zero() {
+    use ccd_guard::math::Point3;
+    use ccd_guard::query::distance::shape_distance;
+    use ccd_guard::query::intersection::intersection_point;
+    let map = VoxelMap::new(0.02, vec![Voxel { min: [KEY_CENTRE as u16; 3], level: 0 }]).unwrap();
+    let centre = map.voxel_centre(0).0;
+    // |x| + |y| + |z| <= 0.06 around the cube's centre: its corners are at 0.03.
+    let v = |x: f64, y: f64, z: f64| Point3::new(x, y, z) * 0.06;
+    let octahedron = ccd_guard::shape::TriMesh::new(
+        vec![v(1.0, 0.0, 0.0), v(-1.0, 0.0, 0.0), v(0.0, 1.0, 0.0), v(0.0, -1.0, 0.0), v(0.0, 0.0, 1.0), v(0.0, 0.0, -1.0)],
+        vec![[0, 2, 4], [2, 1, 4], [1, 3, 4], [3, 0, 4], [2, 0, 5], [1, 2, 5], [3, 1, 5], [0, 3, 5]],
+    )
+    .unwrap();
+    let (map, mesh) = (Shape::VoxelMap(Arc::new(map)), Shape::TriMesh(Arc::new(octahedron)));
+    let around = Isometry3::translation(centre.x, centre.y, centre.z);
+    let d = shape_distance(&map, &Isometry3::identity(), &mesh, &around, Real::INFINITY).unwrap();
+    assert_eq!(d.distance, 0.0);
+    assert!(intersection_point(&map, &Isometry3::identity(), &mesh, &around).is_some());
+    // Moved 0.1 m along x, the octahedron's tip is 0.1 - 0.06 - 0.01 = 0.03 from the cube's face.
+    let apart = Isometry3::translation(centre.x + 0.1, centre.y, centre.z);
+    let d = shape_distance(&map, &Isometry3::identity(), &mesh, &apart, Real::INFINITY).unwrap();
+    assert!((d.distance - 0.03).abs() < 1e-9, "{}", d.distance);
+}

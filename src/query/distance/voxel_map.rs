@@ -1,10 +1,9 @@
 //! The distance of a voxel map to any other shape: a best-first branch and bound over
 //! the map's hierarchy (Lin 1993, the digest's §3: bounds of a hierarchy prune what
 //! cannot be closer than the best found), with the exact distance of each cube that
-//! may still be closer, a cube being a solid box. Whether any cube touches the shape
-//! (or lies inside a closed mesh) is asked once, first.
+//! may still be closer, a cube being a solid box. A mesh is measured by its surface;
+//! whether a cube lies wholly inside a closed mesh is asked once, last.
 use super::{mesh_convex_distance, shape_distance, swapped};
-use crate::query::intersection::voxel_map_intersection;
 use crate::math::{Isometry3, Real};
 use crate::query::gjk::ClosestPoints;
 use crate::shape::{Shape, VoxelMap, VoxelNodeContent};
@@ -16,11 +15,6 @@ use std::collections::BinaryHeap;
 pub fn voxel_map_distance(map: &VoxelMap, pose_map: &Isometry3, other: &Shape, pose_other: &Isometry3, cutoff: Real) -> Option<ClosestPoints> {
     if map.is_empty() {
         return None;
-    }
-    // Touching (a cube inside a closed mesh too): distance 0. Otherwise each cube's
-    // distance is that of the surfaces, which needs no containment test per cube.
-    if let Some(p) = voxel_map_intersection(map, pose_map, other, pose_other) {
-        return (cutoff > 0.0).then_some(ClosestPoints { distance: 0.0, point_a: p, point_b: p });
     }
     let other_in_map = pose_map.inv_mul(pose_other);
     let local = other.local_aabb();
@@ -53,6 +47,19 @@ pub fn voxel_map_distance(map: &VoxelMap, pose_map: &Isometry3, other: &Shape, p
                     }
                 }
             }
+        }
+    }
+    // No cube meets a mesh's surface (closer than the cutoff): one may still lie wholly
+    // inside a closed mesh, and then its centre does.
+    if let Shape::TriMesh(mesh) = other
+        && cutoff > 0.0
+        && best.as_ref().is_none_or(|cp| cp.distance > 0.0)
+    {
+        let map_in_other = other_in_map.inverse();
+        let inside = map.find_near(&other.local_obb(), &other_in_map, |v| mesh.contains_point(&(map_in_other * map.voxel_centre(v).0)));
+        if let Some(v) = inside {
+            let p = pose_map * map.voxel_centre(v).0;
+            return Some(ClosestPoints { distance: 0.0, point_a: p, point_b: p });
         }
     }
     best
