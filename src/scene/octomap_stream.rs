@@ -89,7 +89,37 @@ struct Frame {
     pending: u8,
 }
 
-const STACK: usize = TREE_DEPTH as usize + 1;
+/// The walk of a stream's nodes in pre-order, on a fixed stack (a tree has at most 17
+/// levels).
+#[derive(Default)]
+struct PreOrder {
+    stack: [Frame; TREE_DEPTH as usize + 1],
+    top: usize,
+}
+
+impl PreOrder {
+    /// A node whose children (`pending`) are still to come.
+    fn push(&mut self, frame: Frame) {
+        self.stack[self.top] = frame;
+        self.top += 1;
+    }
+
+    /// (corner, depth) of the next node in pre-order: the first pending child of the
+    /// deepest node that has one.
+    fn next(&mut self) -> Option<([u16; 3], u8)> {
+        while self.top > 0 {
+            let frame = &mut self.stack[self.top - 1];
+            if frame.pending == 0 {
+                self.top -= 1;
+            } else {
+                let i = frame.pending.trailing_zeros() as u8;
+                frame.pending &= frame.pending - 1;
+                return Some((child_min(frame.min, frame.depth + 1, i), frame.depth + 1));
+            }
+        }
+        None
+    }
+}
 
 /// The corner of child `i` (at `depth`, 1..=16) of the node with corner `min`.
 fn child_min(min: [u16; 3], depth: u8, i: u8) -> [u16; 3] {
@@ -113,8 +143,7 @@ fn decode_binary(data: &[u8], base: usize) -> Result<DecodedTree, OctomapError> 
     if data.is_empty() {
         return Ok(tree);
     }
-    let mut stack = [Frame::default(); STACK];
-    let mut top = 0;
+    let mut walk = PreOrder::default();
     let mut pos = 0;
     // (corner, depth) of the node whose two bytes come next.
     let mut next = Some(([0u16; 3], 0u8));
@@ -143,19 +172,8 @@ fn decode_binary(data: &[u8], base: usize) -> Result<DecodedTree, OctomapError> 
             }
             tree.nodes += 1;
         }
-        stack[top] = Frame { min, depth, pending: inner };
-        top += 1;
-        // The next node in pre-order: the first pending inner child of the deepest node.
-        while top > 0 && next.is_none() {
-            let frame = &mut stack[top - 1];
-            if frame.pending == 0 {
-                top -= 1;
-            } else {
-                let i = frame.pending.trailing_zeros() as u8;
-                frame.pending &= frame.pending - 1;
-                next = Some((child_min(frame.min, frame.depth + 1, i), frame.depth + 1));
-            }
-        }
+        walk.push(Frame { min, depth, pending: inner });
+        next = walk.next();
     }
     tree.bytes = pos;
     Ok(tree)
@@ -167,8 +185,7 @@ fn decode_full(data: &[u8], base: usize) -> Result<DecodedTree, OctomapError> {
     if data.is_empty() {
         return Ok(tree);
     }
-    let mut stack = [Frame::default(); STACK];
-    let mut top = 0;
+    let mut walk = PreOrder::default();
     let mut pos = 0;
     let mut next = Some(([0u16; 3], 0u8));
     while let Some((min, depth)) = next.take() {
@@ -186,19 +203,9 @@ fn decode_full(data: &[u8], base: usize) -> Result<DecodedTree, OctomapError> {
         } else if depth == TREE_DEPTH {
             return Err(OctomapError::TooDeep { at: base + at });
         } else {
-            stack[top] = Frame { min, depth, pending: children };
-            top += 1;
+            walk.push(Frame { min, depth, pending: children });
         }
-        while top > 0 && next.is_none() {
-            let frame = &mut stack[top - 1];
-            if frame.pending == 0 {
-                top -= 1;
-            } else {
-                let i = frame.pending.trailing_zeros() as u8;
-                frame.pending &= frame.pending - 1;
-                next = Some((child_min(frame.min, frame.depth + 1, i), frame.depth + 1));
-            }
-        }
+        next = walk.next();
     }
     tree.bytes = pos;
     Ok(tree)
