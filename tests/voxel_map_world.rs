@@ -20,27 +20,8 @@ use ccd_guard::shape::{Shape, Voxel, VoxelMap, KEY_CENTRE};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn f(&mut self) -> f64 {
-        self.0 = splitmix(self.0);
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, a: f64, b: f64) -> f64 {
-        a + (b - a) * self.f()
-    }
-    fn int(&mut self, a: usize, b: usize) -> usize {
-        a + ((b - a + 1) as f64 * self.f()) as usize % (b - a + 1)
-    }
-}
+mod common;
+use common::{splitmix, Rng};
 
 fn demo(file: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo").join(file)
@@ -151,7 +132,7 @@ fn a_map_checks_as_its_cubes_written_as_boxes() {
     let (mut colliding, mut certified, mut uncertain_map_only) = (0, 0, 0);
     for case in 0..cases {
         let seed = splitmix(base + splitmix(case as u64));
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let map = random_map(&mut rng);
         let pose = random_pose(&mut rng);
         let (map_world, box_world) = worlds(&robot, &disabled, map, pose);
@@ -200,7 +181,7 @@ fn a_map_checks_as_its_cubes_written_as_boxes() {
 #[test]
 fn sampled_method_sees_the_map() {
     let (robot, disabled) = demo_robot();
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let mut found = false;
     for _ in 0..20 {
         let map = random_map(&mut rng);
@@ -217,24 +198,28 @@ fn sampled_method_sees_the_map() {
     assert!(found);
 }
 
+/// The closed octahedron |x| + |y| + |z| <= `r`.
+fn octahedron(r: f64) -> ccd_guard::shape::TriMesh {
+    let v = |x: f64, y: f64, z: f64| ccd_guard::math::Point3::new(x, y, z) * r;
+    ccd_guard::shape::TriMesh::new(
+        vec![v(1.0, 0.0, 0.0), v(-1.0, 0.0, 0.0), v(0.0, 1.0, 0.0), v(0.0, -1.0, 0.0), v(0.0, 0.0, 1.0), v(0.0, 0.0, -1.0)],
+        vec![[0, 2, 4], [2, 1, 4], [1, 3, 4], [3, 0, 4], [2, 0, 5], [1, 2, 5], [3, 1, 5], [0, 3, 5]],
+    )
+    .unwrap()
+}
+
 /// The depth search over time reuses its (cube, triangle) candidates while the shape
 /// moves less than their margin: the same depths as a fresh search, at every step of a
 /// slow sweep and after jumps.
 #[test]
 fn cached_depth_candidates_give_the_depths_of_a_fresh_search() {
-    use ccd_guard::math::Point3;
     use ccd_guard::query::penetration::voxel_map_depth::{voxel_map_penetration, voxel_map_penetration_cached};
-    let mut rng = Rng(99);
+    let mut rng = Rng::new(99);
     let map = random_map(&mut rng);
     // The sweep passes through the first cube.
     let centre = map.voxel_centre(0).0;
     // A closed octahedron mesh, 6 cm across, and a ball.
-    let v = |x: f64, y: f64, z: f64| Point3::new(x, y, z) * 0.03;
-    let octahedron = ccd_guard::shape::TriMesh::new(
-        vec![v(1.0, 0.0, 0.0), v(-1.0, 0.0, 0.0), v(0.0, 1.0, 0.0), v(0.0, -1.0, 0.0), v(0.0, 0.0, 1.0), v(0.0, 0.0, -1.0)],
-        vec![[0, 2, 4], [2, 1, 4], [1, 3, 4], [3, 0, 4], [2, 0, 5], [1, 2, 5], [3, 1, 5], [0, 3, 5]],
-    )
-    .unwrap();
+    let octahedron = octahedron(0.03);
     let shapes = [Shape::TriMesh(Arc::new(octahedron)), Shape::Ball(ccd_guard::shape::Ball { radius: 0.025 })];
     let (mut compared, mut touching) = (0, 0);
     for shape in &shapes {
@@ -257,18 +242,12 @@ fn cached_depth_candidates_give_the_depths_of_a_fresh_search() {
 /// from it all the same (and collides); outside it, the distance is the surfaces'.
 #[test]
 fn a_cube_inside_a_closed_mesh_is_at_distance_zero() {
-    use ccd_guard::math::Point3;
     use ccd_guard::query::distance::shape_distance;
     use ccd_guard::query::intersection::intersection_point;
     let map = VoxelMap::new(0.02, vec![Voxel { min: [KEY_CENTRE as u16; 3], level: 0 }]).unwrap();
     let centre = map.voxel_centre(0).0;
     // |x| + |y| + |z| <= 0.06 around the cube's centre: its corners are at 0.03.
-    let v = |x: f64, y: f64, z: f64| Point3::new(x, y, z) * 0.06;
-    let octahedron = ccd_guard::shape::TriMesh::new(
-        vec![v(1.0, 0.0, 0.0), v(-1.0, 0.0, 0.0), v(0.0, 1.0, 0.0), v(0.0, -1.0, 0.0), v(0.0, 0.0, 1.0), v(0.0, 0.0, -1.0)],
-        vec![[0, 2, 4], [2, 1, 4], [1, 3, 4], [3, 0, 4], [2, 0, 5], [1, 2, 5], [3, 1, 5], [0, 3, 5]],
-    )
-    .unwrap();
+    let octahedron = octahedron(0.06);
     let (map, mesh) = (Shape::VoxelMap(Arc::new(map)), Shape::TriMesh(Arc::new(octahedron)));
     let around = Isometry3::translation(centre.x, centre.y, centre.z);
     let d = shape_distance(&map, &Isometry3::identity(), &mesh, &around, Real::INFINITY).unwrap();
