@@ -73,10 +73,9 @@ import pytest
 from conftest import OCTOMAP_KEY_CENTRE, octomap_file_bytes, octomap_keys, octomap_leaves, release_binary
 from robot_util import all_joint_values, pinocchio_q, random_configuration
 from test_collision_coal import fmt_list, quat_to_matrix, winding_number
-from test_pipeline_coal import PANDA, Robot, Trajectory, run_tool
+from test_pipeline_coal import COAL_TOL, PANDA, Robot, Trajectory, _tf, _tighten, run_tool
 
 EPS_NEAR = 1e-6  # m: coal's link-map distance within this: its collision answer is ill-conditioned
-COAL_TOL = 1e-9  # coal's GJK/EPA tolerance (its default, 1e-6 m, reports contact ~1e-6 m early)
 DISCRETE_CONFIGS = 200  # per map
 DENSE_STEP = 1e-3  # rad of the largest joint motion between two reference samples
 BISECTION_STEPS = 40
@@ -217,14 +216,14 @@ def ccd_guard(cmeel_prefix) -> Path:
     return release_binary("ccd_guard", "cargo build --release")
 
 
-def _tf(M: pin.SE3) -> coal.Transform3s:
-    return coal.Transform3s(M.rotation, M.translation)
-
-
-def _tighten(req):
-    req.gjk_tolerance = COAL_TOL
-    req.epa_tolerance = COAL_TOL
-    return req
+def map_case(spec, panda: Robot, tmp_path: Path, kind: str):
+    """The map of ``spec``, a scene file holding it (its .bt at its pose) and the coal
+    reference of the Panda against it."""
+    omap = make_map(spec)
+    bt, _ = omap.write(tmp_path)
+    scene = tmp_path / f"{kind}_{omap.id}.yaml"
+    write_map_scene(scene, [(omap.id, bt.name, omap.position, omap.orientation)])
+    return omap, scene, MapRef(panda, omap)
 
 
 class MapRef:
@@ -497,11 +496,7 @@ def test_discrete_collisions_match_coal(panda, run_probe, tmp_path):
     failures, notes = [], []
     n = colliding = agree = near = contained = links_compared = 0
     for spec in DISCRETE_MAPS:
-        omap = make_map(spec)
-        bt, _ = omap.write(tmp_path)
-        scene = tmp_path / f"discrete_{omap.id}.yaml"
-        write_map_scene(scene, [(omap.id, bt.name, omap.position, omap.orientation)])
-        ref = MapRef(panda, omap)
+        omap, scene, ref = map_case(spec, panda, tmp_path, "discrete")
         configs = [random_configuration(panda.info, rng) for _ in range(DISCRETE_CONFIGS)]
         out = run_probe("collide", {"urdf": str(panda.urdf), "srdf": str(panda.srdf), "scene": str(scene), "configurations": configs})
         results = out.get("results")
@@ -775,11 +770,7 @@ def test_certified_verdicts_match_dense_coal(panda, ccd_guard, cmeel_prefix, tmp
     tally = Tally()
     cases = []  # (where, ref, traj, dense, cmd)
     for spec in CONTINUOUS_MAPS:
-        omap = make_map(spec)
-        bt, _ = omap.write(tmp_path)
-        scene = tmp_path / f"continuous_{omap.id}.yaml"
-        write_map_scene(scene, [(omap.id, bt.name, omap.position, omap.orientation)])
-        ref = MapRef(panda, omap)
+        omap, scene, ref = map_case(spec, panda, tmp_path, "continuous")
         wanted = {True: TRAJECTORIES_PER_MAP // 2, False: TRAJECTORIES_PER_MAP - TRAJECTORIES_PER_MAP // 2}
         for _ in range(200):
             if not any(wanted.values()):

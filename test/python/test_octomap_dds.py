@@ -73,6 +73,21 @@ def octomap_message(stream: bytes, binary: bool) -> dict:
     }
 
 
+def plan(sec: int) -> dict:
+    """Publish the demo's free trajectory, stamped ``sec``."""
+    return {"kind": "publish", "topic": "/planned_trajectory", "type": "trajectory_msgs/msg/JointTrajectory", "message": trajectory_message(DEMO / "traj_free.yaml", sec)}
+
+
+def take(name: str) -> dict:
+    """Take the next verdict as ``name``."""
+    return {"kind": "take", "name": name, "topic": VERDICT[0], "type": VERDICT[1], "count": 1, "timeout": 60.0}
+
+
+def scene_msg(message: dict) -> dict:
+    """Publish a planning scene on ``monitored_planning_scene``."""
+    return {"kind": "publish", "topic": "/monitored_planning_scene", "type": "moveit_msgs/msg/PlanningScene", "message": message}
+
+
 def assert_as_cli(verdict: dict, report: dict, map_id: str, tol: float):
     assert verdict["verdict"] == report["verdict"] and verdict["certified"] == report["certified"], (verdict, report)
     assert verdict["time_of_contact"] == pytest.approx(report["time_of_contact"], abs=tol)
@@ -104,9 +119,6 @@ def test_planning_scene_octomap_against_the_cli(tmp_path, node_binary, run_probe
     assert cli.returncode == 1 and report["verdict"] == "collision", (cli.returncode, cli.stderr, report)
     assert {c["other"] for c in report["contacts"]} == {"scan"} and 0 < report["time_of_contact"] < T_BLOCK, report
 
-    plan = lambda sec: {"kind": "publish", "topic": "/planned_trajectory", "type": "trajectory_msgs/msg/JointTrajectory", "message": trajectory_message(DEMO / "traj_free.yaml", sec)}  # noqa: E731
-    take = lambda name: {"kind": "take", "name": name, "topic": VERDICT[0], "type": VERDICT[1], "count": 1, "timeout": 60.0}  # noqa: E731
-    scene_msg = lambda message: {"kind": "publish", "topic": "/monitored_planning_scene", "type": "moveit_msgs/msg/PlanningScene", "message": message}  # noqa: E731
     settle = {"kind": "sleep", "seconds": 0.5}
     steps = [
         {"kind": "subscribe", "topic": VERDICT[0], "type": VERDICT[1]},
@@ -148,9 +160,6 @@ def test_a_camera_sized_map_arrives_whole(tmp_path, node_binary, run_probe):
     bt, ot = octomap_file_bytes(keys, RESOLUTION)
     binary, full = octomap_stream(bt), octomap_stream(ot)
     assert len(binary) > 50_000 and len(full) > 500_000, (len(binary), len(full))
-    plan = lambda sec: {"kind": "publish", "topic": "/planned_trajectory", "type": "trajectory_msgs/msg/JointTrajectory", "message": trajectory_message(DEMO / "traj_free.yaml", sec)}  # noqa: E731
-    take = lambda name: {"kind": "take", "name": name, "topic": VERDICT[0], "type": VERDICT[1], "count": 1, "timeout": 60.0}  # noqa: E731
-    scene_msg = lambda message: {"kind": "publish", "topic": "/monitored_planning_scene", "type": "moveit_msgs/msg/PlanningScene", "message": message}  # noqa: E731
     settle = {"kind": "sleep", "seconds": 1.5}
     steps = [
         {"kind": "subscribe", "topic": VERDICT[0], "type": VERDICT[1]},
