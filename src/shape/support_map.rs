@@ -122,15 +122,3 @@ impl SupportMap for Aabb {
     }
 }
 
-/// A borrowed support map is one.
-impl<T: SupportMap + ?Sized> SupportMap for &T {
-    fn core_support(&self, dir: &Vector3) -> Point3 {
-        (**self).core_support(dir)
-    }
-    fn margin(&self) -> Real {
-        (**self).margin()
-    }
-    fn support(&self, dir: &Vector3) -> Point3 {
-        (**self).support(dir)
-    }
-}

@@ -6,7 +6,7 @@
 use super::{mesh_convex_distance, shape_distance, swapped};
 use crate::math::{Isometry3, Real};
 use crate::query::gjk::ClosestPoints;
-use crate::shape::{Shape, VoxelMap, VoxelNodeContent};
+use crate::shape::{placed_aabb, Shape, VoxelMap, VoxelNodeContent};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -17,10 +17,8 @@ pub fn voxel_map_distance(map: &VoxelMap, pose_map: &Isometry3, other: &Shape, p
         return None;
     }
     let other_in_map = pose_map.inv_mul(pose_other);
-    let local = other.local_aabb();
-    // The other shape's box in the map's frame, grown past the rounding of placing it.
-    let scale = local.mins.coords.abs().max() + local.maxs.coords.abs().max() + other_in_map.translation.vector.abs().max();
-    let other_box = local.transformed(&other_in_map).loosened(1e-12 * scale + 1e-12);
+    // The other shape's box in the map's frame (grown past the rounding of placing it).
+    let other_box = placed_aabb(&other.local_obb(), &other_in_map);
     // Lower bounds as the bits of non-negative floats, which order as the floats do.
     let bound = |n: u32| Reverse(map.node_aabb(n).distance(&other_box).max(0.0).to_bits());
     let mut best: Option<ClosestPoints> = None;
