@@ -453,8 +453,10 @@ fn nothing_is_proven_free_while_the_scene_holds_an_octomap_the_node_cannot_take_
         let v = guard.check(&job).verdict;
         assert_eq!((v.verdict.as_str(), v.certified), ("uncertain", false), "{id}");
         assert!(v.error.contains("'<octomap>'"), "{}", v.error);
-        // A diff without a map keeps it.
+        // A diff without a map keeps it, and so does removing every collision object.
         guard.apply_planning_scene(&msg::PlanningScene { is_diff: true, ..Default::default() }).unwrap();
+        assert_eq!(guard.check(&job).verdict.verdict, "uncertain");
+        guard.apply_collision_object(&msg::CollisionObject { operation: msg::CollisionObject::REMOVE, ..Default::default() }).unwrap();
         assert_eq!(guard.check(&job).verdict.verdict, "uncertain");
         // A full scene without one removes it.
         guard.apply_planning_scene(&with_map("OcTree", Vec::new(), false)).unwrap();
@@ -543,6 +545,11 @@ fn a_planning_scene_octomap_is_part_of_the_world() {
     lifted.world.octomap.origin.position.z = 2.0;
     guard.apply_planning_scene(&lifted).unwrap();
     assert_eq!(guard.check(&job).verdict.verdict, "collision_free");
+    // Removing every collision object keeps the map, as in MoveIt.
+    guard.apply_planning_scene(&scene(binary_octomap_stream(&keys), true)).unwrap();
+    let remove_all = msg::CollisionObject { operation: msg::CollisionObject::REMOVE, ..Default::default() };
+    guard.apply_collision_object(&remove_all).unwrap();
+    assert_eq!(guard.check(&job).verdict.verdict, "collision");
     // A full scene without a map removes it.
     guard.apply_planning_scene(&scene(binary_octomap_stream(&keys), false)).unwrap();
     assert_eq!(guard.check(&job).verdict.verdict, "collision");

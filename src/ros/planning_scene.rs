@@ -143,7 +143,7 @@ impl PlanningSceneState {
             Err(e) => {
                 self.rejected.insert(id.to_string(), e.clone());
             }
-            Ok(()) if operation == msg::CollisionObject::REMOVE && id.is_empty() => self.rejected.retain(|k, _| k == ACM),
+            Ok(()) if operation == msg::CollisionObject::REMOVE && id.is_empty() => self.rejected.retain(|k, _| k == ACM || k == OCTOMAP_ID),
             Ok(()) if operation == msg::CollisionObject::ADD || operation == msg::CollisionObject::REMOVE => {
                 self.rejected.remove(id);
             }
@@ -156,7 +156,8 @@ impl PlanningSceneState {
         match object.operation {
             msg::CollisionObject::REMOVE => {
                 if object.id.is_empty() {
-                    self.objects.clear();
+                    // As MoveIt's removeAllCollisionObjects: every object but the octomap.
+                    self.objects.retain(|id, _| id == OCTOMAP_ID);
                 } else {
                     self.objects.remove(&object.id);
                 }
