@@ -44,7 +44,9 @@ use ccd_guard::math::{Translation3, Vector3};
 use ccd_guard::ccd::{run_pipeline, PipelineOptions, PipelineResult};
 use ccd_guard::check::sampled::step_count;
 use ccd_guard::certifier::certify::CertifyOptions;
-use ccd_guard::check::certified_method::certify_motion;
+use ccd_guard::check::certified_method::{certify_motion, pairs_apart};
+use ccd_guard::clearance::{min_clearance, ClearanceOptions};
+use ccd_guard::query::intersection::intersection_point;
 use ccd_guard::check::CheckInput;
 use ccd_guard::collision::{Body, CollisionWorld, StateChecker};
 use ccd_guard::motion::{parse_trajectory, JointMotion};
@@ -580,6 +582,8 @@ struct Tally {
     /// The certifier on the cases free by sampling and pipeline: proven, or unproven.
     certified: usize,
     unproven: usize,
+    /// The same proven with the clearance search's pairs apart (the certified method).
+    certified_with_clearance: usize,
     certifier_seconds: f64,
 }
 
@@ -611,6 +615,7 @@ impl Tally {
         self.failures.extend(o.failures);
         self.certified += o.certified;
         self.unproven += o.unproven;
+        self.certified_with_clearance += o.certified_with_clearance;
         self.certifier_seconds += o.certifier_seconds;
     }
 }
@@ -801,7 +806,7 @@ fn run_case(seed: u64, dir: &Path, dense: (usize, usize), tally: &mut Tally) {
     // The certifier (seed 000): a proof of "free" must never meet a colliding sample or
     // a pipeline contact. Where both say free, count how often it proves it.
     let started = Instant::now();
-    let (certificate, _) = certify_motion(&input.world, &input.motion, &CertifyOptions::default());
+    let (certificate, _) = certify_motion(&input.world, &input.motion, &CertifyOptions::default(), &[]);
     tally.certifier_seconds += started.elapsed().as_secs_f64();
     match certificate {
         Ok(()) if r.t_sample.is_some() || !full.contacts.is_empty() => failures.push(format!(
@@ -811,6 +816,43 @@ fn run_case(seed: u64, dir: &Path, dense: (usize, usize), tally: &mut Tally) {
         )),
         Ok(()) => tally.certified += 1,
         Err(_) if r.t_sample.is_none() && full.contacts.is_empty() => tally.unproven += 1,
+        Err(_) => {}
+    }
+    // The certified method's way: the clearance search proves element pairs apart, and
+    // the certifier takes them as excluded. No such pair may touch at a colliding sample
+    // or at a pipeline event's time of contact, and the certificate must hold as above.
+    let started = Instant::now();
+    let options = CertifyOptions::default();
+    let apart = min_clearance(&input.world, &input.motion, &ClearanceOptions::default()).map_or(Vec::new(), |c| pairs_apart(&c, options.tolerance));
+    let touching: Vec<(f64, Vec<Pair>)> = r.colliding.iter().cloned().chain(full.contacts.iter().map(|c| (c.time_of_contact, vec![(c.link, c.other)]))).collect();
+    for &(a, b) in &apart {
+        let (ea, eb) = (&input.world.elements[a], &input.world.elements[b]);
+        let pair = match (ea.body, eb.body) {
+            (Body::Link(x), Body::Link(y)) => (x.min(y), Body::Link(x.max(y))),
+            (Body::Link(l), other) | (other, Body::Link(l)) => (l, other),
+            _ => continue,
+        };
+        let reversed = match pair {
+            (x, Body::Link(y)) => (y, Body::Link(x)),
+            other => other,
+        };
+        for (t, pairs) in &touching {
+            if !pairs.contains(&pair) && !pairs.contains(&reversed) {
+                continue;
+            }
+            let poses = input.world.robot.link_poses(&input.motion.positions_at(*t));
+            if intersection_point(&ea.shape, &input.world.element_pose(ea, &poses), &eb.shape, &input.world.element_pose(eb, &poses)).is_some() {
+                failures.push(format!("FALSE CLEARANCE: elements {a} and {b} of {} are proven {} m apart, but touch at {t}", pair_name(&input.world, pair), options.tolerance));
+            }
+        }
+    }
+    let (with_clearance, _) = certify_motion(&input.world, &input.motion, &options, &apart);
+    tally.certifier_seconds += started.elapsed().as_secs_f64();
+    match with_clearance {
+        Ok(()) if r.t_sample.is_some() || !full.contacts.is_empty() => {
+            failures.push(format!("FALSE CERTIFICATE with the clearance's pairs apart: the first colliding sample is at {:?}", r.t_sample))
+        }
+        Ok(()) => tally.certified_with_clearance += 1,
         Err(_) => {}
     }
     if !failures.is_empty() {
@@ -878,7 +920,7 @@ fn random_worlds_against_dense_sampling() {
          {} transversal first contacts compared, max |toc - t_ref| = {:e} s (case {:?}); \
          pipeline found contacts sampling missed in {} free-by-sampling cases and earlier than sampling in {} cases; \
          {} samples; pipeline {:.2} s, first_only {:.2} s, reference {:.2} s, wall {:.2} s on {threads} threads; \
-         certifier: {} free cases proven, {} left unproven, {:.2} s",
+         certifier: {} free cases proven, {} left unproven ({} proven with the clearance's pairs apart), {:.2} s",
         tally.cases,
         tally.mesh_pairs,
         tally.colliding,
@@ -897,6 +939,7 @@ fn random_worlds_against_dense_sampling() {
         started.elapsed().as_secs_f64(),
         tally.certified,
         tally.unproven,
+        tally.certified_with_clearance,
         tally.certifier_seconds
     );
     tally.slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -1065,12 +1108,12 @@ fn turning_box_edge_passes_an_obstacle_at_a_tenth_of_a_millimetre() {
 fn certifier_proves_a_pass_at_twice_the_tolerance() {
     let options = CertifyOptions::default();
     let (input, _) = turning_box(2.0 * options.tolerance);
-    assert!(certify_motion(&input.world, &input.motion, &options).0.is_ok(), "a pass at 2 mm is not certified");
+    assert!(certify_motion(&input.world, &input.motion, &options, &[]).0.is_ok(), "a pass at 2 mm is not certified");
     let (input, _) = turning_box(0.2 * options.tolerance);
     assert!(run(&input).contacts.is_empty());
-    assert!(certify_motion(&input.world, &input.motion, &options).0.is_err(), "a pass at 0.2 mm is certified with a 1 mm tolerance");
+    assert!(certify_motion(&input.world, &input.motion, &options, &[]).0.is_err(), "a pass at 0.2 mm is certified with a 1 mm tolerance");
     let (input, _) = turning_box(-1e-3);
-    assert!(certify_motion(&input.world, &input.motion, &options).0.is_err(), "a collision is certified free");
+    assert!(certify_motion(&input.world, &input.motion, &options, &[]).0.is_err(), "a collision is certified free");
 }
 
 #[test]

@@ -63,6 +63,13 @@ fn body_pair(world: &CollisionWorld, a: usize, b: usize) -> (usize, Body) {
 
 /// Runs the pipeline over the motion.
 pub fn run_pipeline(world: &CollisionWorld, motion: &JointMotion, options: &PipelineOptions) -> PipelineResult {
+    run_pipeline_except(world, motion, options, &[])
+}
+
+/// Runs the pipeline over the motion, leaving out the element pairs `apart` (sorted;
+/// `(link element, other element)`, the lower link element first for two links) that
+/// are already proven apart over the whole motion.
+pub fn run_pipeline_except(world: &CollisionWorld, motion: &JointMotion, options: &PipelineOptions, apart: &[(usize, usize)]) -> PipelineResult {
     let mut result = PipelineResult::default();
     let mut culling = Culling::new(world);
     // Pairs in contact until a time (infinite: until the end).
@@ -87,6 +94,7 @@ pub fn run_pipeline(world: &CollisionWorld, motion: &JointMotion, options: &Pipe
             break;
         }
         culling.near_pairs(seg, &mut candidates, &mut result.stats);
+        candidates.retain(|pair| apart.binary_search(pair).is_err());
 
         let started = Instant::now();
         let mut groups: Vec<PairGroup> = Vec::new();

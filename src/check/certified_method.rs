@@ -1,28 +1,53 @@
 //! `--method certified` (the default): the CCD pipeline, then the affine-ball certifier
-//! (seed 000) on every segment when the pipeline finds no contact. `collision_free`
-//! comes with `certified: true` only when every pair is proven free over the whole
-//! motion; a pair the certifier leaves within the tolerance makes it `uncertain`.
+//! (Schröcker & Weber) on every segment when the pipeline finds no contact.
+//! `collision_free` comes with `certified: true` only when every pair is proven free
+//! over the whole motion; a pair the certifier leaves within the tolerance makes it
+//! `uncertain`.
+//!
+//! Every report of a motion without contacts carries its minimum clearance, and the
+//! clearance search proves a lower bound of every pair's distance over the motion
+//! (Lin 1993, the digest's §5.1, with the pose enclosures' motion bound). A pair whose
+//! bound is at least the certifier's tolerance is thereby proven apart over the whole
+//! motion, farther than equation 11 asks: the certifier takes it as excluded and
+//! subdivides only the pairs that come closer. Such a pair has no contact for the
+//! pipeline to find either, so the search comes first and the pipeline leaves those
+//! pairs out too. (On a colliding motion the search stops at its first contact, where
+//! the distance is zero; the bounds it has by then still hold.)
 use super::pipeline_method::pipeline_report;
 use super::report::{Report, UnprovenPair, Verdict};
 use super::CheckInput;
 use crate::ccd::culling::Culling;
-use crate::ccd::{run_pipeline, PipelineOptions, Statistics};
+use crate::ccd::{run_pipeline_except, PipelineOptions, Statistics};
 use crate::certifier::certify::{CertifierData, CertifierStats, Certifier, CertifyOptions, Unproven};
+use crate::clearance::{min_clearance, ClearanceOptions, MinClearance};
 use crate::collision::{Body, CollisionWorld, StateChecker};
 use crate::motion::JointMotion;
 use rayon::prelude::*;
 use std::time::Instant;
 
-/// Runs pipeline and certifier; the report and both parts' statistics.
-pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &CertifyOptions) -> (Report, Statistics, CertifierStats) {
+/// What the certified method found: the report, both parts' statistics, and the
+/// minimum clearance it measured on the way (the report's, for a motion without
+/// contacts).
+pub struct CertifiedOutcome {
+    pub report: Report,
+    pub pipeline: Statistics,
+    pub certifier: CertifierStats,
+    pub clearance: Option<MinClearance>,
+}
+
+/// Runs the clearance search, then the pipeline and (without contacts) the certifier,
+/// both on the pairs the search leaves closer than the tolerance.
+pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &CertifyOptions) -> CertifiedOutcome {
     let started = Instant::now();
-    let world = &input.world;
-    let result = run_pipeline(world, &input.motion, options);
+    let (world, motion) = (&input.world, &input.motion);
+    let clearance = min_clearance(world, motion, &ClearanceOptions::default());
+    let apart = clearance.as_ref().map_or(Vec::new(), |c| pairs_apart(c, certify.tolerance));
+    let result = run_pipeline_except(world, motion, options, &apart);
     let mut report = pipeline_report(world, &result, certify.tolerance);
     report.method = "certified".into();
     let mut certifier_stats = CertifierStats::default();
     if result.contacts.is_empty() {
-        let (outcome, stats) = certify_motion(world, &input.motion, certify);
+        let (outcome, stats) = certify_motion(world, motion, certify, &apart);
         certifier_stats = stats;
         report.decided_by = Some("certifier".into());
         match outcome {
@@ -32,7 +57,7 @@ pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &
             }
             Err((segment, u)) => {
                 let name = |e: usize| world.body_name(world.elements[e].body).to_string();
-                let start = input.motion.segments[segment].start_time;
+                let start = motion.segments[segment].start_time;
                 report.verdict = Verdict::Uncertain;
                 report.unproven = Some(UnprovenPair { link: name(u.moving), other: name(u.fixed), from: start + u.s_lo, to: start + u.s_hi });
             }
@@ -41,15 +66,24 @@ pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &
         report.decided_by = Some("pipeline".into());
     }
     report.elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
-    (report, result.stats, certifier_stats)
+    CertifiedOutcome { report, pipeline: result.stats, certifier: certifier_stats, clearance }
+}
+
+/// The element pairs the clearance search proves at least `tolerance` apart over the
+/// whole motion, sorted.
+pub fn pairs_apart(clearance: &MinClearance, tolerance: f64) -> Vec<(usize, usize)> {
+    let mut apart: Vec<(usize, usize)> = clearance.pair_lower_bounds.iter().filter(|(_, bound)| *bound >= tolerance).map(|(pair, _)| *pair).collect();
+    apart.sort_unstable();
+    apart
 }
 
 /// The certifier over every segment (in parallel): `Ok` when all are proven free, else
-/// the earliest segment's unproven pair.
+/// the earliest segment's unproven pair. `apart` (sorted) lists element pairs already
+/// proven apart over the whole motion, which it takes as excluded.
 ///
 /// The orbit tests exclude contacts that BEGIN on an interval, so the proof starts from
 /// a free first waypoint: checked here (exactly, discretely) before anything else.
-pub fn certify_motion(world: &CollisionWorld, motion: &JointMotion, options: &CertifyOptions) -> (Result<(), (usize, Unproven)>, CertifierStats) {
+pub fn certify_motion(world: &CollisionWorld, motion: &JointMotion, options: &CertifyOptions, apart: &[(usize, usize)]) -> (Result<(), (usize, Unproven)>, CertifierStats) {
     if let Some(c) = StateChecker::new(world).contacts(&motion.waypoints[0], true).first() {
         let element_of = |body: Body| world.elements.iter().position(|e| e.body == body).unwrap_or(0);
         let start = Unproven { moving: element_of(Body::Link(c.link)), fixed: element_of(c.other), s_lo: 0.0, s_hi: 0.0 };
@@ -64,6 +98,7 @@ pub fn certify_motion(world: &CollisionWorld, motion: &JointMotion, options: &Ce
             |culling, segment| {
                 let mut pairs = Vec::new();
                 culling.near_pairs(segment, &mut pairs, &mut Statistics::default());
+                pairs.retain(|pair| apart.binary_search(pair).is_err());
                 // Self-collision pairs are listed (lower link element, higher); either moves.
                 debug_assert!(pairs.iter().all(|&(a, _)| matches!(world.elements[a].body, Body::Link(_))));
                 let mut certifier = Certifier::new(world, &data, *options);

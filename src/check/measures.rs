@@ -2,18 +2,19 @@
 //! penetration depth of each contact event ([`crate::clearance`]).
 use super::report::{ClosestApproach, Report, Verdict};
 use super::CheckInput;
-use crate::clearance::{body_named, max_depth_over, min_clearance, ClearanceOptions};
+use crate::clearance::{body_named, max_depth_over, min_clearance, ClearanceOptions, MinClearance};
 use std::time::Instant;
 
 /// Fills `min_clearance` (0 when colliding) and, for a motion without contacts, where
-/// the closest approach happens. The time spent is added to `elapsed_ms`.
-pub fn add_clearance(report: &mut Report, input: &CheckInput) {
+/// the closest approach happens: `measured` when the method has measured it already
+/// (its time is in `elapsed_ms`), else measured here and the time added.
+pub fn add_clearance(report: &mut Report, input: &CheckInput, measured: Option<MinClearance>) {
     let started = Instant::now();
     match report.verdict {
         Verdict::Invalid => return,
         Verdict::Collision => report.min_clearance = Some(0.0),
         Verdict::CollisionFree | Verdict::Uncertain => {
-            let Some(found) = min_clearance(&input.world, &input.motion, &ClearanceOptions::default()) else { return };
+            let Some(found) = measured.or_else(|| min_clearance(&input.world, &input.motion, &ClearanceOptions::default())) else { return };
             let world = &input.world;
             let (a, b) = found.closest.elements;
             report.min_clearance = Some(found.closest.distance);

@@ -34,25 +34,26 @@ pub struct CheckOutcome {
     pub certifier_stats: Option<CertifierStats>,
 }
 
-/// Runs the method, then adds the minimum clearance and the penetration depths.
+/// Runs the method, then adds the minimum clearance (unless the method measured it on
+/// the way) and the penetration depths.
 pub fn check_trajectory(input: &CheckInput, options: &CheckOptions) -> CheckOutcome {
     let pipeline_options = PipelineOptions { first_only: options.first_only, ..PipelineOptions::default() };
-    let (mut report, pipeline_stats, certifier_stats) = match options.method {
+    let (mut report, pipeline_stats, certifier_stats, measured) = match options.method {
         Method::Sampled => {
             let sampled = SampledOptions { resolution: options.resolution, first_only: options.first_only, tolerance: options.tolerance };
-            (check_sampled(input, &sampled), None, None)
+            (check_sampled(input, &sampled), None, None, None)
         }
         Method::Pipeline => {
             let (report, stats) = check_pipeline(input, &pipeline_options, options.tolerance);
-            (report, Some(stats), None)
+            (report, Some(stats), None, None)
         }
         Method::Certified => {
             let certify = CertifyOptions { tolerance: options.tolerance, ..CertifyOptions::default() };
-            let (report, stats, certifier) = check_certified(input, &pipeline_options, &certify);
-            (report, Some(stats), Some(certifier))
+            let outcome = check_certified(input, &pipeline_options, &certify);
+            (outcome.report, Some(outcome.pipeline), Some(outcome.certifier), outcome.clearance)
         }
     };
-    add_clearance(&mut report, input);
+    add_clearance(&mut report, input, measured);
     add_penetration_depths(&mut report, input, options.first_only);
     CheckOutcome { report, pipeline_stats, certifier_stats }
 }

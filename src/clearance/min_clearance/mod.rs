@@ -84,7 +84,7 @@ impl Default for ClearanceOptions {
 }
 
 /// The smallest distance the motion attains, where, and a proven lower bound of it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct MinClearance {
     pub closest: PairDistance,
     /// Seconds from the trajectory's start.
@@ -92,6 +92,11 @@ pub struct MinClearance {
     pub segment: usize,
     /// No checked pair comes closer than this over the whole motion.
     pub lower_bound: Real,
+    /// Per checked element pair (as [`ClearanceSearch::pairs`] lists them), a proven
+    /// lower bound of its distance over the whole motion: the smallest bound of the
+    /// pair's cells when the search stopped (at least `lower_bound`, and far above it
+    /// for the pairs that stay apart).
+    pub pair_lower_bounds: Vec<((usize, usize), Real)>,
     /// Pairs measured (at a waypoint or a cell's middle) by a lower bound of their
     /// distance (exact for two primitives); cells settled by their boxes not counted.
     pub evaluations: usize,
@@ -195,7 +200,7 @@ impl Incumbent {
     fn offer(&mut self, d: &PairDistance, segment: usize, time: Real) {
         if d.distance < self.distance {
             self.distance = d.distance;
-            self.best = Some(MinClearance { closest: *d, time, segment, lower_bound: 0.0, evaluations: 0, exact_distances: 0, cells: 0 });
+            self.best = Some(MinClearance { closest: *d, time, segment, lower_bound: 0.0, pair_lower_bounds: Vec::new(), evaluations: 0, exact_distances: 0, cells: 0 });
         }
     }
 
@@ -387,11 +392,18 @@ impl Search<'_, '_> {
         }
 
         let mut lower_bound = Real::INFINITY;
+        // Per pair, the smallest bound of its cells set aside (settled, or left in the
+        // queue when the search stops).
+        let mut pair_bounds = vec![Real::INFINITY; pairs.len()];
         // What the pairs measured over one cell share.
         let mut shared: HashMap<(u32, u64, u64), CellData> = HashMap::new();
         while let Some(Reverse(cell)) = queue.pop() {
             if cell.bound >= self.floor() {
                 lower_bound = lower_bound.min(cell.bound);
+                for Reverse(left) in std::iter::once(Reverse(cell)).chain(queue.drain()) {
+                    let p = left.pair as usize;
+                    pair_bounds[p] = pair_bounds[p].min(left.bound);
+                }
                 break;
             }
             if cell.evaluated {
@@ -414,6 +426,8 @@ impl Search<'_, '_> {
             } else {
                 // Settled (or too short to split): its bound holds over the cell.
                 lower_bound = lower_bound.min(bound);
+                let p = cell.pair as usize;
+                pair_bounds[p] = pair_bounds[p].min(bound);
             }
         }
         // The smallest upper bound, made an attained distance (at most the bound).
@@ -424,7 +438,8 @@ impl Search<'_, '_> {
             self.exact(p, &poses, Real::INFINITY, Real::NEG_INFINITY, k, s);
         }
         let (evaluations, exact_distances, cells) = (self.evaluations, self.exact_distances, self.cells);
-        self.incumbent.best.map(|b| MinClearance { lower_bound: lower_bound.min(b.closest.distance).max(0.0), evaluations, exact_distances, cells, ..b })
+        let pair_lower_bounds = pairs.iter().copied().zip(pair_bounds).collect();
+        self.incumbent.best.map(|b| MinClearance { lower_bound: lower_bound.min(b.closest.distance).max(0.0), pair_lower_bounds, evaluations, exact_distances, cells, ..b })
     }
 }
 

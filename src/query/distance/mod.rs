@@ -8,10 +8,12 @@
 //! intersect, also by one lying inside the other, are at distance 0.
 mod mesh_convex;
 mod mesh_mesh;
+mod mesh_voxel_map;
 mod voxel_map;
 
 pub use mesh_convex::mesh_convex_distance;
 pub use mesh_mesh::mesh_mesh_distance;
+pub use mesh_voxel_map::mesh_voxel_map_distance;
 pub use voxel_map::voxel_map_distance;
 
 use super::gjk::{self, ClosestPoints};
