@@ -1116,6 +1116,27 @@ fn certifier_proves_a_pass_at_twice_the_tolerance() {
     assert!(certify_motion(&input.world, &input.motion, &options, &[]).0.is_err(), "a collision is certified free");
 }
 
+/// The certified method: a pass at 0.7 of the tolerance is proven free by the clearance
+/// search's bound (at least half the tolerance); a pass at 0.2 of it goes to the
+/// certifier, which leaves it unproven; a collision is a collision.
+#[test]
+fn certified_method_takes_pairs_the_clearance_proves_apart() {
+    use ccd_guard::check::certified_method::check_certified;
+    use ccd_guard::check::Verdict;
+    let options = CertifyOptions::default();
+    let check = |gap: f64| check_certified(&turning_box(gap).0, &PipelineOptions::default(), &options);
+    let pass = check(0.7 * options.tolerance);
+    assert_eq!((pass.report.verdict, pass.report.certified), (Verdict::CollisionFree, true));
+    let clearance = pass.clearance.expect("measured on the way");
+    assert!((clearance.closest.distance - 0.7 * options.tolerance).abs() < 1e-4, "{}", clearance.closest.distance);
+    assert_eq!(pass.certifier.time_cells, 0, "the certifier had a pair left");
+    let close = check(0.2 * options.tolerance);
+    assert_eq!((close.report.verdict, close.report.certified), (Verdict::Uncertain, false));
+    assert!(close.certifier.time_cells > 0);
+    let hit = check(-1e-3);
+    assert_eq!((hit.report.verdict, hit.report.certified), (Verdict::Collision, false));
+}
+
 #[test]
 fn turning_box_edge_hits_an_obstacle_a_millimetre_deep() {
     let (input, x) = turning_box(-1e-3);

@@ -7,8 +7,8 @@
 //! Every report of a motion without contacts carries its minimum clearance, and the
 //! clearance search proves a lower bound of every pair's distance over the motion
 //! (Lin 1993, the digest's §5.1, with the pose enclosures' motion bound). A pair whose
-//! bound is at least the certifier's tolerance is thereby proven apart over the whole
-//! motion, farther than equation 11 asks: the certifier takes it as excluded and
+//! bound is at least half the certifier's tolerance is thereby proven apart over the
+//! whole motion, with a margin far above rounding: the certifier takes it as excluded and
 //! subdivides only the pairs that come closer. Such a pair has no contact for the
 //! pipeline to find either, so the search comes first and the pipeline leaves those
 //! pairs out too. (On a colliding motion the search stops at its first contact, where
@@ -69,10 +69,18 @@ pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &
     CertifiedOutcome { report, pipeline: result.stats, certifier: certifier_stats, clearance }
 }
 
-/// The element pairs the clearance search proves at least `tolerance` apart over the
-/// whole motion, sorted.
+/// A pair is taken as proven apart when its proven bound is at least this share of the
+/// certifier's tolerance: a margin far above the rounding the bounds allow for (1e-12
+/// relative) and GJK's accuracy; the search settles every pair at no less than the
+/// motion's minimum clearance less 0.1 mm (its own tolerance), so in a motion whose
+/// minimum clearance is the tolerance no pair is left to the certifier.
+const APART_SHARE: f64 = 0.5;
+
+/// The element pairs the clearance search proves at least half the certifier's
+/// `tolerance` apart over the whole motion, sorted.
 pub fn pairs_apart(clearance: &MinClearance, tolerance: f64) -> Vec<(usize, usize)> {
-    let mut apart: Vec<(usize, usize)> = clearance.pair_lower_bounds.iter().filter(|(_, bound)| *bound >= tolerance).map(|(pair, _)| *pair).collect();
+    let threshold = APART_SHARE * tolerance;
+    let mut apart: Vec<(usize, usize)> = clearance.pair_lower_bounds.iter().filter(|(_, bound)| *bound >= threshold).map(|(pair, _)| *pair).collect();
     apart.sort_unstable();
     apart
 }
