@@ -36,7 +36,7 @@ pub struct CertifiedOutcome {
 }
 
 /// Runs the clearance search, then the pipeline and (without contacts) the certifier,
-/// both on the pairs the search leaves closer than the tolerance.
+/// both on the pairs the search does not prove apart ([`pairs_apart`]).
 pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &CertifyOptions) -> CertifiedOutcome {
     let started = Instant::now();
     let (world, motion) = (&input.world, &input.motion);
