@@ -56,6 +56,10 @@ enum Work {
 /// Descend a pair of boxes only once the pair moves less than this share of the boxes'
 /// size over the interval; before that, splitting time culls more per test.
 const DESCEND_RATIO: Real = 0.05;
+/// The same against a voxel map's nodes, which tile the map: descending them sooner
+/// (measured on the shelf bench: 0.02, 0.05, 0.1, 0.2, 0.5, 1 and 3 give first contacts in
+/// 13.7, 9.6, 8.6, 7.6, 8.2, 9.9 and 14.7 ms) spares the cells that each walk them again.
+const MAP_DESCEND_RATIO: Real = 0.2;
 /// Refine hierarchy nodes on one interval while fewer than this many items wait.
 const WORK_BUDGET: usize = 4096;
 
@@ -203,7 +207,7 @@ impl<'w, 'c> Solver<'w, 'c> {
                         (Leaf::Inner(..), _) | (_, Leaf::Inner(..))
                             if queue.len() + left.len() >= WORK_BUDGET
                                 || *motion[pair].get_or_insert_with(|| frame.motion(ea, eb))
-                                    > DESCEND_RATIO * node_a.0.half_extents.norm().max(node_b.0.half_extents.norm()) =>
+                                    > if on_map { MAP_DESCEND_RATIO } else { DESCEND_RATIO } * node_a.0.half_extents.norm().max(node_b.0.half_extents.norm()) =>
                         {
                             left.push(item);
                             right.push(item);
