@@ -60,6 +60,10 @@ const DESCEND_RATIO: Real = 0.05;
 /// (measured on the shelf bench: 0.02, 0.05, 0.1, 0.2, 0.5, 1 and 3 give first contacts in
 /// 13.7, 9.6, 8.6, 7.6, 8.2, 9.9 and 14.7 ms) spares the cells that each walk them again.
 const MAP_DESCEND_RATIO: Real = 0.2;
+/// Bisection for a time of contact stops at this width (seconds, relative to the
+/// time's magnitude past 1 s): far below what a report prints or a controller acts on,
+/// and half the discrete tests of bisecting down to the last bit.
+pub const BISECTION_WIDTH: Real = 1e-12;
 /// Refine hierarchy nodes on one interval while fewer than this many items wait.
 const WORK_BUDGET: usize = 4096;
 
@@ -351,7 +355,7 @@ impl<'w, 'c> Solver<'w, 'c> {
             let mut lo = l;
             for _ in 0..64 {
                 let s = 0.5 * (lo + hi);
-                if s <= lo || s >= hi {
+                if s <= lo || s >= hi || hi - lo <= BISECTION_WIDTH * (1.0 + hi.abs()) {
                     break;
                 }
                 match self.group_contact_at(g, s) {
