@@ -76,7 +76,11 @@ pub fn run_pipeline_except(world: &CollisionWorld, motion: &JointMotion, options
     let mut blocked_until: HashMap<(usize, Body), Real> = HashMap::new();
     let mut checker = StateChecker::new(world);
     for c in checker.contacts(&motion.waypoints[0], options.first_only) {
-        let exit = time_of_separation(world, motion, c.link, c.other, motion.start_time(), options.exit_resolution);
+        // The first contact alone needs no end (its report leaves it null).
+        let exit = match options.first_only {
+            true => None,
+            false => time_of_separation(world, motion, c.link, c.other, motion.start_time(), options.exit_resolution),
+        };
         blocked_until.insert((c.link, c.other), exit.unwrap_or(Real::INFINITY));
         result.contacts.push(CcdContact {
             link: c.link,
