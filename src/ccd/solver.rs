@@ -189,7 +189,8 @@ impl<'w, 'c> Solver<'w, 'c> {
                     // At the roots, the whole shapes (a mesh by its convex hull). While the
                     // hulls are still apart at the interval's start, refine time, not
                     // geometry: one item per pair instead of one per triangle near contact.
-                    if a == 0 && b == 0 && (ea.shape.as_support_map().is_none() || eb.shape.as_support_map().is_none()) {
+                    // (Not against a map: its hull holds the links that reach this far.)
+                    if a == 0 && b == 0 && !on_map && (ea.shape.as_support_map().is_none() || eb.shape.as_support_map().is_none()) {
                         self.stats.advancement_tests += 1;
                         let outcome = frame.advance(ea.shape.convex_bound().as_ref(), &element_ball(ea), eb.shape.convex_bound().as_ref(), &element_ball(eb));
                         if outcome.separated {
