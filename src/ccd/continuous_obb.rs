@@ -191,11 +191,7 @@ mod tests {
     /// boxes turned. And both call most of the pairs that never overlap apart.
     #[test]
     fn boxes_are_never_apart_where_they_overlap() {
-        let mut state = 11u64;
-        let mut next = || {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (state >> 11) as Real / (1u64 << 53) as Real
-        };
+        let mut next = crate::math::test_uniform(11);
         let (mut apart_moving, mut apart_turned, mut overlapping, mut overlapping_turned) = (0, 0, 0, 0);
         let total = 300 * 20;
         for _ in 0..300 {

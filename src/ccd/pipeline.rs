@@ -1,6 +1,6 @@
 //! The pipeline over a whole trajectory: every segment through the three stages, and
 //! the contact events (entry and exit per pair) that the report lists.
-use super::solver::{PairGroup, Solver, BISECTION_WIDTH};
+use super::solver::{bisection_done, PairGroup, Solver};
 use super::culling::Culling;
 use super::statistics::Statistics;
 use super::time_cells::SolveRange;
@@ -208,7 +208,7 @@ fn time_of_separation(world: &CollisionWorld, motion: &JointMotion, link: usize,
                 let (mut lo, mut hi) = (previous, t);
                 for _ in 0..60 {
                     let mid = 0.5 * (lo + hi);
-                    if mid <= lo || mid >= hi || hi - lo <= BISECTION_WIDTH * (1.0 + hi.abs()) {
+                    if bisection_done(lo, mid, hi) {
                         break;
                     }
                     if touch_at(mid) { lo = mid } else { hi = mid }

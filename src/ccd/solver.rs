@@ -63,7 +63,13 @@ const MAP_DESCEND_RATIO: Real = 0.2;
 /// Bisection for a time of contact stops at this width (seconds, relative to the
 /// time's magnitude past 1 s): far below what a report prints or a controller acts on,
 /// and half the discrete tests of bisecting down to the last bit.
-pub const BISECTION_WIDTH: Real = 1e-12;
+const BISECTION_WIDTH: Real = 1e-12;
+
+/// Whether a bisection of `[lo, hi]` for a time of contact or separation is done: at
+/// [`BISECTION_WIDTH`], or where the middle `mid` is no longer strictly inside.
+pub fn bisection_done(lo: Real, mid: Real, hi: Real) -> bool {
+    mid <= lo || mid >= hi || hi - lo <= BISECTION_WIDTH * (1.0 + hi.abs())
+}
 /// Refine hierarchy nodes on one interval while fewer than this many items wait.
 const WORK_BUDGET: usize = 4096;
 
@@ -356,7 +362,7 @@ impl<'w, 'c> Solver<'w, 'c> {
             let mut lo = l;
             for _ in 0..64 {
                 let s = 0.5 * (lo + hi);
-                if s <= lo || s >= hi || hi - lo <= BISECTION_WIDTH * (1.0 + hi.abs()) {
+                if bisection_done(lo, s, hi) {
                     break;
                 }
                 match self.group_contact_at(g, s) {

@@ -47,15 +47,15 @@ pub struct CertifiedOutcome {
 pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &CertifyOptions) -> CertifiedOutcome {
     let started = Instant::now();
     let (world, motion) = (&input.world, &input.motion);
-    let (mut clearance, mut apart) = (None, Vec::new());
-    if !options.first_only {
-        clearance = min_clearance(world, motion, &ClearanceOptions::default());
-        apart = clearance.as_ref().map_or(Vec::new(), |c| pairs_apart(c, certify.tolerance));
-    }
+    let measure = || {
+        let clearance = min_clearance(world, motion, &ClearanceOptions::default());
+        let apart = clearance.as_ref().map_or(Vec::new(), |c| pairs_apart(c, certify.tolerance));
+        (clearance, apart)
+    };
+    let (mut clearance, mut apart) = if options.first_only { (None, Vec::new()) } else { measure() };
     let result = run_pipeline_except(world, motion, options, &apart);
     if options.first_only && result.contacts.is_empty() {
-        clearance = min_clearance(world, motion, &ClearanceOptions::default());
-        apart = clearance.as_ref().map_or(Vec::new(), |c| pairs_apart(c, certify.tolerance));
+        (clearance, apart) = measure();
     }
     let mut report = pipeline_report(world, &result, certify.tolerance);
     report.method = "certified".into();

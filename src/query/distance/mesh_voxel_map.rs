@@ -94,11 +94,7 @@ mod tests {
     /// The bound never exceeds the boxes' distance (GJK on the two boxes).
     #[test]
     fn box_gap_is_a_lower_bound() {
-        let mut state = 7u64;
-        let mut next = || {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (state >> 11) as Real / (1u64 << 53) as Real
-        };
+        let mut next = crate::math::test_uniform(7);
         let mut positive = 0;
         for _ in 0..2000 {
             let axes = UnitQuaternion::from_euler_angles(6.0 * next(), 6.0 * next(), 6.0 * next()).to_rotation_matrix().into_inner();
