@@ -2,8 +2,10 @@
 the node's CDR.
 
 rosbags' Jazzy type store holds the core packages (std_msgs, geometry_msgs, sensor_msgs,
-shape_msgs, trajectory_msgs, visualization_msgs); MoveIt's messages come from
-``test/python/interfaces`` and ccd_guard's own from ``msg/`` and ``srv/`` at the root.
+shape_msgs, trajectory_msgs, visualization_msgs, action_msgs' messages); MoveIt's and
+control_msgs' messages, control_msgs' FollowJointTrajectory action and action_msgs'
+CancelGoal service come from ``test/python/interfaces``, and ccd_guard's own from ``msg/``
+and ``srv/`` at the root.
 """
 from __future__ import annotations
 
@@ -26,22 +28,49 @@ def _register_dir(store, root: Path) -> None:
     store.register(types)
 
 
+def _register_parts(store, package: str, kind: str, stem: str, text: str, parts) -> None:
+    """A service's or action's parts (``---`` between them) as ``package/kind/stem_Part``."""
+    types = {}
+    for part, part_text in zip(parts, text.split("\n---\n")):
+        # rosbags names every parsed type pkg/msg/Name; the parts are pkg/srv/Name_Part or
+        # pkg/action/Name_Part.
+        (definition,) = get_types_from_msg(part_text, f"{package}/msg/{stem}_{part}").values()
+        types[f"{package}/{kind}/{stem}_{part}"] = definition
+    store.register(types)
+
+
+def _register_action_wrappers(store, package: str, stem: str) -> None:
+    """The ROS 2 action protocol's messages around an action's goal, result and feedback,
+    as rosidl generates them: ``_SendGoal`` and ``_GetResult`` services and the
+    ``_FeedbackMessage`` topic."""
+    name = f"{package}/action/{stem}"
+    uuid = ("goal_id", (Nodetype.NAME, "unique_identifier_msgs/msg/UUID"))
+    store.register({
+        f"{name}_SendGoal_Request": ([], [uuid, ("goal", (Nodetype.NAME, f"{name}_Goal"))]),
+        f"{name}_SendGoal_Response": ([], [("accepted", (Nodetype.BASE, ("bool", 0))), ("stamp", (Nodetype.NAME, "builtin_interfaces/msg/Time"))]),
+        f"{name}_GetResult_Request": ([], [uuid]),
+        f"{name}_GetResult_Response": ([], [("status", (Nodetype.BASE, ("int8", 0))), ("result", (Nodetype.NAME, f"{name}_Result"))]),
+        f"{name}_FeedbackMessage": ([], [uuid, ("feedback", (Nodetype.NAME, f"{name}_Feedback"))]),
+    })
+
+
 def typestore():
-    """Jazzy's store plus MoveIt's and ccd_guard's messages and service parts."""
+    """Jazzy's store plus MoveIt's, control_msgs' and ccd_guard's messages, service parts
+    and action parts."""
     store = get_typestore(Stores.ROS2_JAZZY)
     _register_dir(store, INTERFACES)
+    for path in sorted(INTERFACES.glob("*/srv/*.srv")):
+        _register_parts(store, path.parent.parent.name, "srv", path.stem, path.read_text(), ("Request", "Response"))
+    for path in sorted(INTERFACES.glob("*/action/*.action")):
+        package = path.parent.parent.name
+        _register_parts(store, package, "action", path.stem, path.read_text(), ("Goal", "Result", "Feedback"))
+        _register_action_wrappers(store, package, path.stem)
     types = {}
     for path in sorted((REPO / "msg").glob("*.msg")):
         types.update(get_types_from_msg(path.read_text(), f"ccd_guard/msg/{path.stem}"))
     store.register(types)
-    types = {}
     for path in sorted((REPO / "srv").glob("*.srv")):
-        request, response = path.read_text().split("\n---\n")
-        for part, text in (("Request", request), ("Response", response)):
-            # rosbags names every parsed type pkg/msg/Name; a service's parts are pkg/srv/Name_Part.
-            (definition,) = get_types_from_msg(text, f"ccd_guard/msg/{path.stem}_{part}").values()
-            types[f"ccd_guard/srv/{path.stem}_{part}"] = definition
-    store.register(types)
+        _register_parts(store, "ccd_guard", "srv", path.stem, path.read_text(), ("Request", "Response"))
     return store
 
 

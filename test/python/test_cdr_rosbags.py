@@ -59,6 +59,24 @@ TYPES = [
     "ccd_guard/msg/CollisionVerdict",
     "ccd_guard/srv/CheckTrajectory_Request",
     "ccd_guard/srv/CheckTrajectory_Response",
+    # The execution gate's action (issue 14): control_msgs' FollowJointTrajectory, the
+    # action protocol's wrappers around it as ros2-client sends them, and action_msgs.
+    "unique_identifier_msgs/msg/UUID",
+    "action_msgs/msg/GoalInfo",
+    "action_msgs/msg/GoalStatus",
+    "action_msgs/msg/GoalStatusArray",
+    "action_msgs/srv/CancelGoal_Request",
+    "action_msgs/srv/CancelGoal_Response",
+    "control_msgs/msg/JointTolerance",
+    "control_msgs/msg/JointComponentTolerance",
+    "control_msgs/action/FollowJointTrajectory_Goal",
+    "control_msgs/action/FollowJointTrajectory_Result",
+    "control_msgs/action/FollowJointTrajectory_Feedback",
+    "control_msgs/action/FollowJointTrajectory_SendGoal_Request",
+    "control_msgs/action/FollowJointTrajectory_SendGoal_Response",
+    "control_msgs/action/FollowJointTrajectory_GetResult_Request",
+    "control_msgs/action/FollowJointTrajectory_GetResult_Response",
+    "control_msgs/action/FollowJointTrajectory_FeedbackMessage",
 ]
 MESSAGES_PER_TYPE = 40
 
@@ -76,6 +94,12 @@ def samples(store):
     for type_name in TYPES:
         for _ in range(MESSAGES_PER_TYPE):
             message = random_message(store, type_name, rng)
+            if type_name.endswith("_GetResult_Response"):
+                # A goal's status is one of action_msgs' seven (ros2-client reads it as such).
+                message.status = rng.randrange(0, 7)
+            if type_name.endswith("_SendGoal_Response"):
+                # ros2-client keeps a time as nanoseconds: a valid stamp's nanosec is < 1e9.
+                message.stamp.nanosec %= 1_000_000_000
             out.append((type_name, message, to_json(store, message, type_name), bytes(store.serialize_cdr(message, type_name))))
     for type_name, message in octomap_messages(store, rng):
         out.append((type_name, message, to_json(store, message, type_name), bytes(store.serialize_cdr(message, type_name))))

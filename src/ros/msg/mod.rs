@@ -5,6 +5,8 @@
 //!
 //! The types are named as in ROS (`JointTrajectory`, `PlanningScene`, ...) and grouped by
 //! the ROS package that defines them.
+pub mod action;
+pub mod control;
 pub mod geometry;
 pub mod moveit;
 pub mod sensor;
@@ -14,6 +16,8 @@ pub mod trajectory;
 pub mod verdict;
 pub mod visualization;
 
+pub use action::*;
+pub use control::*;
 pub use geometry::*;
 pub use moveit::*;
 pub use sensor::*;
@@ -37,10 +41,10 @@ pub struct JsonCodec {
     pub cdr_to_json: fn(&[u8]) -> Result<String, String>,
 }
 
-fn json_codec<T: RosMessage>() -> JsonCodec {
+fn json_codec<T: serde::Serialize + serde::de::DeserializeOwned>() -> JsonCodec {
     JsonCodec {
         json_to_cdr: |json| {
-            let message: T = serde_json::from_str(json).map_err(|e| format!("{}: {e}", T::NAME))?;
+            let message: T = serde_json::from_str(json).map_err(|e| format!("{}: {e}", ::std::any::type_name::<T>()))?;
             super::cdr::to_cdr(&message)
         },
         cdr_to_json: |bytes| {
@@ -60,15 +64,17 @@ macro_rules! ros_messages {
             }
         )*
         /// The codec of the message type named `package/msg/Name` (services'
-        /// parts as `package/srv/Name_Request` and `_Response`).
+        /// parts as `package/srv/Name_Request` and `_Response`, actions' as
+        /// `package/action/Name_Goal` and the like).
         pub fn json_codec_of(type_name: &str) -> Option<JsonCodec> {
             $(
                 if type_name == concat!($package, "/msg/", $name)
-                    || type_name == concat!($package, "/srv/", $name) {
+                    || type_name == concat!($package, "/srv/", $name)
+                    || type_name == concat!($package, "/action/", $name) {
                     return Some(json_codec::<$ty>());
                 }
             )*
-            None
+            action_wire_codec_of(type_name)
         }
     };
 }
@@ -107,4 +113,29 @@ ros_messages! {
     CollisionVerdict => "ccd_guard", "CollisionVerdict";
     CheckTrajectoryRequest => "ccd_guard", "CheckTrajectory_Request";
     CheckTrajectoryResponse => "ccd_guard", "CheckTrajectory_Response";
+    Uuid => "unique_identifier_msgs", "UUID";
+    GoalInfo => "action_msgs", "GoalInfo";
+    GoalStatus => "action_msgs", "GoalStatus";
+    GoalStatusArray => "action_msgs", "GoalStatusArray";
+    CancelGoalRequest => "action_msgs", "CancelGoal_Request";
+    CancelGoalResponse => "action_msgs", "CancelGoal_Response";
+    JointTolerance => "control_msgs", "JointTolerance";
+    JointComponentTolerance => "control_msgs", "JointComponentTolerance";
+    FollowJointTrajectoryGoal => "control_msgs", "FollowJointTrajectory_Goal";
+    FollowJointTrajectoryResult => "control_msgs", "FollowJointTrajectory_Result";
+    FollowJointTrajectoryFeedback => "control_msgs", "FollowJointTrajectory_Feedback";
+}
+
+/// The action protocol's wrappers as ros2-client puts them on the wire, around the
+/// `FollowJointTrajectory` goal, result and feedback.
+fn action_wire_codec_of(type_name: &str) -> Option<JsonCodec> {
+    use ros2_client::action::{FeedbackMessage, GetResultRequest, GetResultResponse, SendGoalRequest, SendGoalResponse};
+    Some(match type_name {
+        "control_msgs/action/FollowJointTrajectory_SendGoal_Request" => json_codec::<SendGoalRequest<FollowJointTrajectoryGoal>>(),
+        "control_msgs/action/FollowJointTrajectory_SendGoal_Response" => json_codec::<SendGoalResponse>(),
+        "control_msgs/action/FollowJointTrajectory_GetResult_Request" => json_codec::<GetResultRequest>(),
+        "control_msgs/action/FollowJointTrajectory_GetResult_Response" => json_codec::<GetResultResponse<FollowJointTrajectoryResult>>(),
+        "control_msgs/action/FollowJointTrajectory_FeedbackMessage" => json_codec::<FeedbackMessage<FollowJointTrajectoryFeedback>>(),
+        _ => return None,
+    })
 }
