@@ -45,7 +45,9 @@ impl Case {
 
     fn run(&self, trajectory: &str, extra: &[&str]) -> (i32, String, String) {
         let out = Command::new(env!("CARGO_BIN_EXE_ccd_guard"))
-            .args(["check", "--method", "sampled", "--urdf"])
+            .arg("check")
+            .args(if extra.contains(&"--method") { &[][..] } else { &["--method", "sampled"][..] })
+            .arg("--urdf")
             .arg(self.path("robot.urdf"))
             .arg("--srdf")
             .arg(self.path("robot.srdf"))
@@ -200,4 +202,42 @@ fn an_unwritable_plot_is_a_clear_error() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(stderr.contains("clearance.svg"), "{stderr}");
     assert!(stdout.contains("\"invalid\""), "{stdout}");
+}
+
+/// `--min-clearance` (the contract): a collision-free motion proven closer than it exits
+/// with status 4 and `clearance_ok: false`; at or under its proven clearance, 0 and true;
+/// a colliding motion keeps exit 1; a negative value is a usage error.
+#[test]
+fn min_clearance_exit_status() {
+    let case = Case::new();
+    // A quarter turn away from the post: free, some 10 cm from it at the end.
+    case.write("free.yaml", "joint_names: [j1]\npoints:\n  - positions: [0.0]\n    time_from_start: 0.0\n  - positions: [0.3]\n    time_from_start: 1.0\n");
+    let (status, out, err) = case.run("free.yaml", &["--method", "certified"]);
+    assert_eq!(status, 0, "{out}{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(report.get("clearance_ok").is_none(), "only with --min-clearance: {out}");
+    let proven = report["closest_approach"]["lower_bound"].as_f64().unwrap();
+    assert!(proven > 0.01, "{out}");
+    let under = format!("{}", proven * 0.99);
+    let over = format!("{}", proven * 1.01);
+    let (status, out, _) = case.run("free.yaml", &["--method", "certified", "--min-clearance", &under]);
+    assert_eq!(status, 0, "{out}");
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&out).unwrap()["clearance_ok"], true);
+    let (status, out, _) = case.run("free.yaml", &["--method", "certified", "--min-clearance", &over]);
+    assert_eq!(status, 4, "{out}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["clearance_ok"], false);
+    assert_eq!(report["verdict"], "collision_free");
+    let (status, out, _) = case.run("free.yaml", &["--method", "certified", "--min-clearance", &over, "--format", "text"]);
+    assert_eq!(status, 4);
+    assert!(out.contains("closer than the required clearance"), "{out}");
+    // Through the post: a collision stays exit 1 whatever the required clearance.
+    case.write("through.yaml", "joint_names: [j1]\npoints:\n  - positions: [0.0]\n    time_from_start: 0.0\n  - positions: [1.2]\n    time_from_start: 1.0\n");
+    case.write("scene.yaml", "objects:\n  - id: post\n    type: cylinder\n    dimensions: [0.5, 0.05]\n    pose: {position: [0.3, 0.2, 0.1]}\n");
+    let (status, out, _) = case.run("through.yaml", &["--method", "certified", "--min-clearance", "0.01"]);
+    assert_eq!(status, 1, "{out}");
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&out).unwrap()["clearance_ok"], false);
+    let (status, _, err) = case.run("free.yaml", &["--method", "certified", "--min-clearance", "-1"]);
+    assert_eq!(status, 2);
+    assert!(err.contains("--min-clearance"), "{err}");
 }

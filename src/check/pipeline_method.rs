@@ -47,5 +47,6 @@ pub fn pipeline_report(world: &CollisionWorld, result: &PipelineResult, toleranc
         decided_by: None,
         unproven: None,
         closest_approach: None,
+        clearance_ok: None,
     }
 }

@@ -74,6 +74,10 @@ pub struct Report {
     /// Where `min_clearance` is attained (when the motion is not colliding).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub closest_approach: Option<ClosestApproach>,
+    /// With a required clearance (`--min-clearance`, the gate's `gate_min_clearance`):
+    /// whether the motion is proven free with at least that clearance.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clearance_ok: Option<bool>,
 }
 
 /// The pair, instant and points of the smallest distance over the motion.
@@ -119,6 +123,41 @@ impl Report {
             decided_by: None,
             unproven: None,
             closest_approach: None,
+            clearance_ok: None,
+        }
+    }
+
+    /// The clearance the report proves: the closest approach's lower bound (no checked
+    /// pair comes closer over the motion); `None` unless the motion is collision-free.
+    pub fn proven_clearance(&self) -> Option<Real> {
+        match self.verdict {
+            Verdict::CollisionFree => self.closest_approach.as_ref().map(|c| c.lower_bound),
+            _ => None,
+        }
+    }
+
+    /// Holds the report to a required clearance `min` (metres): `clearance_ok` says
+    /// whether the motion is collision-free and proven at least `min` away from every
+    /// obstacle and link; returns by how much it falls short (`None`: it does not).
+    /// A collision-free motion whose clearance was not measured is short by all of `min`.
+    pub fn require_clearance(&mut self, min: Real) -> Option<Real> {
+        let shortfall = match self.verdict {
+            Verdict::CollisionFree => {
+                let proven = self.proven_clearance().unwrap_or(0.0);
+                (proven < min).then(|| min - proven)
+            }
+            _ => None,
+        };
+        self.clearance_ok = Some(self.verdict == Verdict::CollisionFree && shortfall.is_none());
+        shortfall
+    }
+
+    /// The CLI's exit status (the contract): the verdict's, or 4 for a collision-free
+    /// motion closer than the required clearance.
+    pub fn exit_code(&self) -> i32 {
+        match (self.verdict, self.clearance_ok) {
+            (Verdict::CollisionFree, Some(false)) => 4,
+            (verdict, _) => verdict.exit_code(),
         }
     }
 
@@ -151,6 +190,10 @@ impl Report {
             let _ = writeln!(s, "min clearance: {clearance:.6} m, {} <-> {} at t = {:.6} s", c.link, c.other, c.time);
         } else if let Some(clearance) = self.min_clearance {
             let _ = writeln!(s, "min clearance: {clearance:.6} m");
+        }
+        if self.verdict == Verdict::CollisionFree && self.clearance_ok == Some(false) {
+            let proven = self.proven_clearance().map_or("unmeasured".to_string(), |c| format!("{c:.6} m"));
+            let _ = writeln!(s, "closer than the required clearance: proven clearance {proven}");
         }
         if let Some(depth) = self.max_penetration_depth.filter(|&d| d > 0.0) {
             let _ = writeln!(s, "max penetration depth: {depth:.6} m");

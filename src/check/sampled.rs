@@ -139,5 +139,6 @@ pub fn check_sampled(input: &CheckInput, options: &SampledOptions) -> Report {
         decided_by: None,
         unproven: None,
         closest_approach: None,
+        clearance_ok: None,
     }
 }

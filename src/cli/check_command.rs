@@ -41,6 +41,10 @@ pub struct CheckArgs {
     /// Stop at the first contact.
     #[arg(long)]
     first_only: bool,
+    /// Required clearance in metres: a collision-free motion that is not proven at least
+    /// this far from everything exits with status 4 (`clearance_ok: false`).
+    #[arg(long, allow_negative_numbers = true)]
+    min_clearance: Option<f64>,
     /// Add how many pairs each pipeline stage kept and dropped, and its time.
     #[arg(long)]
     stats: bool,
@@ -80,6 +84,11 @@ pub fn run(args: CheckArgs) -> i32 {
     if !(args.resolution.is_finite() && args.resolution > 0.0) {
         return fail(&args, format!("--resolution {} must be a positive number", args.resolution));
     }
+    if let Some(min) = args.min_clearance
+        && !(min.is_finite() && min >= 0.0)
+    {
+        return fail(&args, format!("--min-clearance {min} must be a non-negative number of metres"));
+    }
     let files = InputFiles {
         urdf: args.urdf.clone(),
         srdf: args.srdf.clone(),
@@ -93,7 +102,10 @@ pub fn run(args: CheckArgs) -> i32 {
         Err(e) => return fail(&args, e.to_string()),
     };
     let options = CheckOptions { method: args.method, tolerance: args.tolerance, resolution: args.resolution, first_only: args.first_only };
-    let CheckOutcome { report, pipeline_stats: stats, certifier_stats } = check_trajectory(&input, &options);
+    let CheckOutcome { mut report, pipeline_stats: stats, certifier_stats } = check_trajectory(&input, &options);
+    if let Some(min) = args.min_clearance {
+        report.require_clearance(min);
+    }
     if let Some(path) = &args.plot {
         let samples = clearance_profile(&input.world, &input.motion, PLOT_SAMPLES);
         if let Err(e) = plot_clearance(path, &samples, &input.motion.waypoint_times, &report) {
@@ -125,5 +137,5 @@ pub fn run(args: CheckArgs) -> i32 {
             }
         }
     }
-    report.verdict.exit_code()
+    report.exit_code()
 }
