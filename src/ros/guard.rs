@@ -8,7 +8,7 @@ use super::parameters::NodeParameters;
 use super::planning_scene::PlanningSceneState;
 use crate::check::{check_trajectory, CheckInput, CheckOptions, Method, Report};
 use crate::collision::{CollisionWorld, StateChecker};
-use crate::motion::{JointMotion, JointState};
+use crate::motion::{JointMotion, JointState, Trajectory};
 use crate::robot::resources::ResourceResolver;
 use crate::robot::{srdf, urdf};
 use crate::scene::{load_scene, Scene};
@@ -247,7 +247,7 @@ impl Guard {
 
     /// A scene that lacks objects move_group has cannot prove a trajectory free: such a
     /// verdict becomes `uncertain`, and says what is missing.
-    fn distrust_incomplete_scene(&self, report: &mut Report) {
+    pub(super) fn distrust_incomplete_scene(&self, report: &mut Report) {
         let Ok(scene) = &self.scene else { return };
         if report.verdict != crate::check::Verdict::CollisionFree || scene.rejected().is_empty() {
             return;
@@ -263,27 +263,41 @@ impl Guard {
         if !job.multi_dof_joints.is_empty() {
             return Err(format!("multi-DOF joints are not supported: {:?}", job.multi_dof_joints));
         }
-        let world = self.world()?;
         let trajectory = concatenate(&job.parts)?;
         let trajectory = convert::trajectory(&trajectory).map_err(|e| e.to_string())?;
+        let start = match &job.start_state {
+            Some(given) => Some(convert::joint_state(given).map_err(|e| format!("start state: {e}"))?),
+            None => None,
+        };
+        self.prepare_motion(&trajectory, start.as_ref())
+    }
+
+    /// The world and the motion along `trajectory`: the joints it leaves out hold their
+    /// values from `start`, else from the latest `joint_states`.
+    pub(super) fn prepare_motion(&mut self, trajectory: &Trajectory, start: Option<&JointState>) -> Result<CheckInput, String> {
+        let world = self.world()?;
         let scene = self.scene.as_ref().map_err(|e| e.clone())?;
-        let mut start = scene.current_state();
-        if let Some(given) = &job.start_state {
-            let given = convert::joint_state(given).map_err(|e| format!("start state: {e}"))?;
-            merge(&mut start, &given);
+        let mut held = scene.current_state();
+        if let Some(given) = start {
+            merge(&mut held, given);
         }
-        let motion = JointMotion::new(&world.robot, &trajectory, Some(&start)).map_err(|e| e.to_string())?;
+        let motion = JointMotion::new(&world.robot, trajectory, Some(&held)).map_err(|e| e.to_string())?;
         if motion.waypoints.is_empty() {
             return Err("the trajectory has no points".into());
         }
         Ok(CheckInput { world, motion })
     }
 
-    fn planning_frame(&self) -> &str {
+    /// The scene (robot, objects, latest joint values), or why there is none.
+    pub(super) fn scene(&self) -> Result<&PlanningSceneState, String> {
+        self.scene.as_ref().map_err(|e| e.clone())
+    }
+
+    pub(super) fn planning_frame(&self) -> &str {
         self.scene.as_ref().map(|s| s.planning_frame()).unwrap_or("")
     }
 
-    fn verdict_message(&self, report: &Report, source: &str, stamp: msg::Time) -> msg::CollisionVerdict {
+    pub(super) fn verdict_message(&self, report: &Report, source: &str, stamp: msg::Time) -> msg::CollisionVerdict {
         let header = msg::Header { stamp: msg::Time::now(), frame_id: self.planning_frame().to_string() };
         convert::verdict(report, header, source, stamp)
     }

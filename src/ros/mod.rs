@@ -3,13 +3,16 @@
 //! The data's path: [`node`] (the DDS transport, ros2-client) reads messages
 //! ([`msg`], in [`cdr`]) into the [`work_queue`]; a worker runs the [`guard`], which
 //! keeps the [`planning_scene`] in step with move_group, turns messages into checks
-//! ([`convert`]) and checks into verdicts and rviz [`markers`]. The command line
+//! ([`convert`]) and checks into verdicts and rviz [`markers`]. The execution [`gate`]
+//! serves a `FollowJointTrajectory` action in front of each gated controller and
+//! forwards only certified goals. The command line
 //! ([`arguments`], [`names`]), the [`parameters`] and the environment ([`discovery`])
 //! configure it.
 pub mod arguments;
 pub mod cdr;
 pub mod convert;
 pub mod discovery;
+pub mod gate;
 pub mod guard;
 pub mod markers;
 pub mod msg;

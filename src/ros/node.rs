@@ -3,6 +3,7 @@
 //! the [`Guard`] over the [`WorkQueue`] and hands back what to send.
 use super::arguments::RosArguments;
 use super::discovery::{Discovery, DiscoveryRange};
+use super::gate::{GateDecision, GateGoal, GateWork, GoalKey, Relay};
 use super::guard::{CheckResult, Guard, TrajectoryJob};
 use super::msg::{self, RosMessage};
 use super::names::NodeNames;
@@ -12,29 +13,44 @@ use ros2_client::dds::rustdds::mio1::{Events, Interest, Poll, Token, Waker};
 use ros2_client::dds::rustdds::DomainParticipantBuilder;
 use ros2_client::qos::{Durability, History, WhenFull};
 use ros2_client::{Context, MessageTypeName, Name, Node, NodeName, NodeOptions, Publisher, QosProfile, Server, ServiceMapping, ServiceTypeName, Subscription};
+use std::collections::BTreeMap;
 use std::sync::mpsc;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The node's default name.
 pub const NODE_NAME: &str = "ccd_guard";
 
-/// Scene updates as the worker applies them.
+/// What changes the worker's state, applied in arrival order: the scene, and the gated
+/// goals that controllers run.
 #[derive(Debug)]
-pub enum SceneUpdate {
+pub enum Update {
     RobotDescription(String),
     CollisionObject(Box<msg::CollisionObject>),
     PlanningScene(Box<msg::PlanningScene>),
     JointState(msg::JointState),
+    /// A gated goal that its controller runs from the instant given.
+    GoalStarted(Box<GateGoal>, Instant),
+    GoalEnded(GoalKey),
 }
 
-type Call = (ros2_client::service::RmwRequestId, Result<TrajectoryJob, String>);
-type Queue = WorkQueue<SceneUpdate, TrajectoryJob, Call>;
+/// What asks for an answer: a service call, or a gated goal.
+#[derive(Debug)]
+pub enum Request {
+    Service(ros2_client::service::RmwRequestId, Result<TrajectoryJob, String>),
+    Goal(Box<GateGoal>),
+}
+
+type Queue = WorkQueue<Update, TrajectoryJob, Request>;
 
 /// What the worker hands back to the DDS thread.
 enum Output {
     Verdict(CheckResult),
     Response(ros2_client::service::RmwRequestId, msg::CollisionVerdict),
+    /// The gate's decision on a goal.
+    GoalDecided(GoalKey, GateDecision),
+    /// A running goal that a re-check no longer certifies free.
+    StopGoal(GoalKey, String),
 }
 
 /// Runs the node until the process is stopped; returns the exit status on a start-up
@@ -76,27 +92,42 @@ fn start(args: &[String]) -> Result<(), String> {
     result
 }
 
-/// The worker: applies updates and checks trajectories, in order.
+/// The worker: applies updates and checks trajectories and goals, in order; re-checks
+/// the rest of every running gated goal after each scene change and on the timer.
 fn work(mut guard: Guard, queue: &Queue, outputs: &mpsc::Sender<Output>, waker: &Waker) {
     let send = |output: Output| {
         let _ = outputs.send(output);
         let _ = waker.wake();
     };
+    let period = guard.parameters().gate_recheck_period;
+    let mut running: BTreeMap<GoalKey, (GateGoal, Instant)> = BTreeMap::new();
+    let mut last_recheck = Instant::now();
     loop {
-        let Some(item) = queue.pop(Duration::from_millis(500)) else {
-            if queue.is_closed() {
-                return;
-            }
-            continue;
+        let wait = match (running.is_empty(), period > 0.0) {
+            (false, true) => Duration::from_secs_f64(period).min(Duration::from_millis(500)),
+            _ => Duration::from_millis(500),
         };
+        let item = queue.pop(wait);
+        let mut scene_changed = false;
         match item {
-            Work::Update(update) | Work::JointState(update) => {
+            None if queue.is_closed() => return,
+            None => {}
+            Some(Work::Update(update) | Work::JointState(update)) => {
                 let (what, result) = match update {
-                    SceneUpdate::RobotDescription(text) => ("robot_description", guard.set_robot_description(&text).map(|()| None)),
-                    SceneUpdate::CollisionObject(object) => ("collision_object", guard.apply_collision_object(&object).map(|()| None)),
-                    SceneUpdate::PlanningScene(scene) => ("monitored_planning_scene", guard.apply_planning_scene(&scene).map(|()| None)),
-                    SceneUpdate::JointState(state) => ("joint_states", guard.update_joint_states(&state)),
+                    Update::RobotDescription(text) => ("robot_description", guard.set_robot_description(&text).map(|()| None)),
+                    Update::CollisionObject(object) => ("collision_object", guard.apply_collision_object(&object).map(|()| None)),
+                    Update::PlanningScene(scene) => ("monitored_planning_scene", guard.apply_planning_scene(&scene).map(|()| None)),
+                    Update::JointState(state) => ("joint_states", guard.update_joint_states(&state)),
+                    Update::GoalStarted(goal, start) => {
+                        running.insert(goal.key, (*goal, start));
+                        continue;
+                    }
+                    Update::GoalEnded(key) => {
+                        running.remove(&key);
+                        continue;
+                    }
                 };
+                scene_changed = what != "joint_states";
                 match result {
                     Ok(Some(verdict)) => send(Output::Verdict(CheckResult { verdict, markers: None })),
                     Ok(None) => {}
@@ -105,13 +136,35 @@ fn work(mut guard: Guard, queue: &Queue, outputs: &mpsc::Sender<Output>, waker: 
                     Err(e) => log::warn!("{what}: {e}"),
                 }
             }
-            Work::Trajectory(job) => send(Output::Verdict(guard.check(&job))),
-            Work::Call((id, job)) => {
+            Some(Work::Trajectory(job)) => send(Output::Verdict(guard.check(&job))),
+            Some(Work::Call(Request::Service(id, job))) => {
                 let verdict = match job {
                     Ok(job) => guard.check(&job).verdict,
                     Err(e) => invalid_verdict("check_trajectory", &guard.parameters().check, e),
                 };
                 send(Output::Response(id, verdict));
+            }
+            Some(Work::Call(Request::Goal(goal))) => {
+                let options = guard.parameters().gate;
+                let checked = guard.check_goal(&goal, &options);
+                send(Output::Verdict(checked.result));
+                send(Output::GoalDecided(goal.key, checked.decision));
+            }
+        }
+        let due = period > 0.0 && last_recheck.elapsed().as_secs_f64() >= period;
+        if !running.is_empty() && (scene_changed || due) {
+            last_recheck = Instant::now();
+            let options = guard.parameters().gate;
+            let mut stopped = Vec::new();
+            for (key, (goal, start)) in &running {
+                let elapsed = Instant::now().saturating_duration_since(*start).as_secs_f64();
+                if let Some(reason) = guard.recheck_execution(goal, elapsed, &options) {
+                    send(Output::StopGoal(*key, reason));
+                    stopped.push(*key);
+                }
+            }
+            for key in stopped {
+                running.remove(&key);
             }
         }
     }
@@ -131,6 +184,8 @@ const ROBOT_DESCRIPTION: Token = Token(4);
 const COLLISION_OBJECT: Token = Token(5);
 const PLANNING_SCENE: Token = Token(6);
 const CHECK_TRAJECTORY: Token = Token(7);
+/// The gate's action servers: three tokens a controller from here.
+const GATE_ACTIONS: usize = 200;
 const WAKE: Token = Token(100);
 /// Samples taken from one reader per wake-up, at most (so one busy topic cannot starve
 /// the others).
@@ -150,6 +205,8 @@ struct Transport {
     check_trajectory: Server<msg::CheckTrajectoryRequest, msg::CheckTrajectoryResponse>,
     verdict: Publisher<msg::CollisionVerdict>,
     markers: Publisher<msg::MarkerArray>,
+    /// The execution gate (with `gate_controllers`).
+    gate: Option<Relay>,
     check_options: crate::check::CheckOptions,
     topic_names: Vec<String>,
 }
@@ -218,6 +275,11 @@ impl Transport {
         let check_trajectory = node
             .create_server(service_mapping(&params.service_mapping), &service_name, &ServiceTypeName::new("ccd_guard", "CheckTrajectory"), qos.clone(), qos)
             .map_err(|e| format!("service {service}: {e:?}"))?;
+        let mapping = service_mapping(&params.service_mapping);
+        let gate = match params.gate_controllers.is_empty() {
+            true => None,
+            false => Some(Relay::new(&mut node, mapping, &gate_actions(names, params)?)?),
+        };
         let mut transport = Self {
             _context: context,
             node,
@@ -231,6 +293,7 @@ impl Transport {
             check_trajectory,
             verdict,
             markers,
+            gate,
             check_options: params.check,
             topic_names,
         };
@@ -247,21 +310,55 @@ impl Transport {
         registry.register(&mut self.collision_object, COLLISION_OBJECT, Interest::READABLE)?;
         registry.register(&mut self.planning_scene, PLANNING_SCENE, Interest::READABLE)?;
         registry.register(&mut self.check_trajectory, CHECK_TRAJECTORY, Interest::READABLE)?;
+        if let Some(gate) = &mut self.gate {
+            gate.register(registry, GATE_ACTIONS)?;
+        }
         Ok(())
     }
 
     /// The event loop: read what arrived, queue it, send what the worker made.
     fn serve(&mut self, queue: &Queue, outputs: &mpsc::Receiver<Output>) -> Result<(), String> {
         log::info!("{} serving: {}", self.node.fully_qualified_name(), self.topic_names.join(", "));
+        if let Some(gate) = &self.gate {
+            log::info!("execution gate: {}", gate.action_names().collect::<Vec<_>>().join(", "));
+        }
         let mut events = Events::with_capacity(64);
         loop {
-            self.poll.poll(&mut events, Some(Duration::from_millis(200))).map_err(|e| e.to_string())?;
+            // The controllers' answers cannot wake the poll (see `Relay::register`): while
+            // a gated goal is under way, look often.
+            let wait = match self.gate.as_ref().is_some_and(Relay::busy) {
+                true => Duration::from_millis(2),
+                false => Duration::from_millis(200),
+            };
+            self.poll.poll(&mut events, Some(wait)).map_err(|e| e.to_string())?;
             // Edge-triggered: drain every reader on every wake-up (cheap when empty).
             self.read_topics(queue);
             self.read_calls(queue);
+            let mut gate_work = self.gate.as_mut().map(Relay::read).unwrap_or_default();
             while let Ok(output) = outputs.try_recv() {
-                self.send(output);
+                self.send(output, &mut gate_work);
             }
+            self.queue_gate_work(queue, gate_work);
+        }
+    }
+
+    /// Hands the gate's work to the worker; a goal it has no room for is aborted.
+    fn queue_gate_work(&mut self, queue: &Queue, mut work: Vec<GateWork>) {
+        while !work.is_empty() {
+            let mut more = Vec::new();
+            for item in work {
+                let pushed = match item {
+                    GateWork::Check(goal) => queue.push(Work::Call(Request::Goal(Box::new(goal)))),
+                    GateWork::Started { goal, start } => queue.push(Work::Update(Update::GoalStarted(Box::new(goal), start))),
+                    GateWork::Ended(key) => queue.push(Work::Update(Update::GoalEnded(key))),
+                };
+                if let (Pushed::Refused, Some(Work::Call(Request::Goal(goal)))) = pushed
+                    && let Some(gate) = &mut self.gate
+                {
+                    gate.refuse_busy(goal.key, &mut more);
+                }
+            }
+            work = more;
         }
     }
 
@@ -281,14 +378,14 @@ impl Transport {
         }
         let updates = drain(&self.joint_states, "joint_states")
             .into_iter()
-            .map(|(m, t)| (m.map(SceneUpdate::JointState), t))
-            .chain(drain(&self.robot_description, "robot_description").into_iter().map(|(m, t)| (m.map(|s| SceneUpdate::RobotDescription(s.data)), t)))
-            .chain(drain(&self.collision_object, "collision_object").into_iter().map(|(m, t)| (m.map(|o| SceneUpdate::CollisionObject(Box::new(o))), t)))
-            .chain(drain(&self.planning_scene, "monitored_planning_scene").into_iter().map(|(m, t)| (m.map(|s| SceneUpdate::PlanningScene(Box::new(s))), t)))
+            .map(|(m, t)| (m.map(Update::JointState), t))
+            .chain(drain(&self.robot_description, "robot_description").into_iter().map(|(m, t)| (m.map(|s| Update::RobotDescription(s.data)), t)))
+            .chain(drain(&self.collision_object, "collision_object").into_iter().map(|(m, t)| (m.map(|o| Update::CollisionObject(Box::new(o))), t)))
+            .chain(drain(&self.planning_scene, "monitored_planning_scene").into_iter().map(|(m, t)| (m.map(|s| Update::PlanningScene(Box::new(s))), t)))
             .collect::<Vec<_>>();
         for (update, topic) in updates {
             match update {
-                Ok(u @ SceneUpdate::JointState(_)) => {
+                Ok(u @ Update::JointState(_)) => {
                     queue.push(Work::JointState(u));
                 }
                 Ok(u) => {
@@ -313,7 +410,7 @@ impl Transport {
         for _ in 0..TAKE_LIMIT {
             match self.check_trajectory.receive_request() {
                 Ok(Some((id, request))) => {
-                    if let (Pushed::Refused, Some(Work::Call((id, _)))) = queue.push(Work::Call((id, TrajectoryJob::from_request(request)))) {
+                    if let (Pushed::Refused, Some(Work::Call(Request::Service(id, _)))) = queue.push(Work::Call(Request::Service(id, TrajectoryJob::from_request(request)))) {
                         let verdict = invalid_verdict("check_trajectory", &self.check_options, "busy: the queue is full of service calls".into());
                         self.respond(id, verdict);
                     }
@@ -340,8 +437,18 @@ impl Transport {
         }
     }
 
-    fn send(&self, output: Output) {
+    fn send(&mut self, output: Output, gate_work: &mut Vec<GateWork>) {
         match output {
+            Output::GoalDecided(key, decision) => {
+                if let Some(gate) = &mut self.gate {
+                    gate.decided(key, decision, gate_work);
+                }
+            }
+            Output::StopGoal(key, reason) => {
+                if let Some(gate) = &mut self.gate {
+                    gate.stop(key, reason, gate_work);
+                }
+            }
             Output::Verdict(result) => {
                 log::info!("{}: {}", result.verdict.source, result.verdict.verdict);
                 if let Err(e) = self.verdict.publish(result.verdict) {
@@ -356,6 +463,18 @@ impl Transport {
             Output::Response(id, verdict) => self.respond(id, verdict),
         }
     }
+}
+
+/// Each gated controller with the gate's action for it (`~/C/follow_joint_trajectory`)
+/// and the controller's own (`NS/C/follow_joint_trajectory`), resolved with the remaps.
+fn gate_actions(names: &NodeNames, params: &NodeParameters) -> Result<Vec<(String, String, String)>, String> {
+    let namespace = params.gate_controllers_namespace.trim_end_matches('/');
+    let namespace = if namespace.starts_with('/') || namespace.is_empty() { namespace.to_string() } else { format!("/{namespace}") };
+    params
+        .gate_controllers
+        .iter()
+        .map(|c| Ok((c.clone(), names.resolve(&format!("~/{c}/follow_joint_trajectory"))?, names.resolve(&format!("{namespace}/{c}/follow_joint_trajectory"))?)))
+        .collect()
 }
 
 /// The samples waiting in a reader (at most [`TAKE_LIMIT`]): each message, or why it

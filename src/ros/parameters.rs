@@ -2,6 +2,7 @@
 //! writes), then `-p name:=value`, each later source overriding an earlier one.
 use super::arguments::RosArguments;
 use super::names::NodeNames;
+use super::gate::GateOptions;
 use crate::check::{CheckOptions, Method};
 use serde_norway::Value;
 use std::collections::BTreeMap;
@@ -32,6 +33,15 @@ pub struct NodeParameters {
     /// `enhanced` (rmw_fastrtps, rmw_connextdds) or `cyclone` (rmw_cyclonedds): how
     /// service requests carry their identity. Empty: from `RMW_IMPLEMENTATION`.
     pub service_mapping: String,
+    /// The execution gate: the controllers it stands in front of (none: no gate).
+    pub gate_controllers: Vec<String>,
+    /// The namespace of the controllers' own actions (`/C/follow_joint_trajectory`
+    /// under `/`, the default).
+    pub gate_controllers_namespace: String,
+    pub gate: GateOptions,
+    /// Seconds between re-checks of a running goal besides those on scene changes
+    /// (0: on scene changes only).
+    pub gate_recheck_period: f64,
 }
 
 impl Default for NodeParameters {
@@ -49,6 +59,10 @@ impl Default for NodeParameters {
             planning_frame: String::new(),
             publish_markers: true,
             service_mapping: String::new(),
+            gate_controllers: Vec::new(),
+            gate_controllers_namespace: "/".into(),
+            gate: GateOptions::default(),
+            gate_recheck_period: 0.5,
         }
     }
 }
@@ -70,6 +84,11 @@ pub const DECLARED: &[(&str, &str)] = &[
     ("planning_frame", "frame name"),
     ("publish_markers", "bool"),
     ("service_mapping", "enhanced | cyclone | basic"),
+    ("gate_controllers", "list of controller names to gate"),
+    ("gate_controllers_namespace", "namespace of the controllers' actions"),
+    ("gate_start_tolerance", "rad (or m), >= 0"),
+    ("gate_min_clearance", "metres, >= 0"),
+    ("gate_recheck_period", "seconds, >= 0"),
     ("use_sim_time", "bool (accepted, the node keeps no clock)"),
 ];
 
@@ -124,6 +143,18 @@ impl NodeParameters {
                     }
                     p.service_mapping = s;
                 }
+                "gate_controllers" => {
+                    let names = value.as_sequence().and_then(|list| list.iter().map(|v| v.as_str().map(str::to_string)).collect::<Option<Vec<String>>>());
+                    let names = names.ok_or_else(|| bad("a list of controller names"))?;
+                    if let Some(n) = names.iter().find(|n| !valid_controller_name(n)) {
+                        return Err(format!("parameter 'gate_controllers': '{n}' is not a controller name (letters, digits, '_' and '/')"));
+                    }
+                    p.gate_controllers = names;
+                }
+                "gate_controllers_namespace" => p.gate_controllers_namespace = string(value).ok_or_else(|| bad("a string"))?,
+                "gate_start_tolerance" => p.gate.start_tolerance = non_negative(value).ok_or_else(|| bad("a non-negative number"))?,
+                "gate_min_clearance" => p.gate.min_clearance = non_negative(value).ok_or_else(|| bad("a non-negative number of metres"))?,
+                "gate_recheck_period" => p.gate_recheck_period = non_negative(value).ok_or_else(|| bad("a non-negative number of seconds"))?,
                 "use_sim_time" => {
                     value.as_bool().ok_or_else(|| bad("true or false"))?;
                 }
@@ -194,6 +225,15 @@ fn string(v: &Value) -> Option<String> {
 
 fn non_empty(s: String) -> Option<String> {
     (!s.is_empty()).then_some(s)
+}
+
+fn non_negative(v: &Value) -> Option<f64> {
+    v.as_f64().filter(|x| x.is_finite() && *x >= 0.0)
+}
+
+/// A controller name as ROS names go: non-empty, no leading or trailing '/'.
+fn valid_controller_name(name: &str) -> bool {
+    !name.is_empty() && !name.starts_with('/') && !name.ends_with('/') && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '/')
 }
 
 fn positive(v: &Value) -> Option<f64> {

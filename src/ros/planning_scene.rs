@@ -82,6 +82,11 @@ impl PlanningSceneState {
         crate::motion::JointState { name: self.current.keys().cloned().collect(), position: self.current.values().copied().collect() }
     }
 
+    /// The latest `joint_states` value of `joint`, if any came.
+    pub fn measured_position(&self, joint: &str) -> Option<f64> {
+        self.current.get(joint).copied()
+    }
+
     /// The joint vector of the latest joint values (defaults where they say nothing).
     /// Attached objects add fixed joints only, so it also fits [`Self::collision_world`]'s robot.
     pub fn current_positions(&self) -> Vec<f64> {
