@@ -60,14 +60,17 @@ def node_command(node_binary: Path, *params: str, ros_args=()) -> list[str]:
     return command
 
 
-def run_scenario(tmp_path: Path, command: list[str], steps: list[dict], env: dict | None = None, node_fqn: str = "/ccd_guard") -> dict:
+def run_scenario(tmp_path: Path, command: list[str], steps: list[dict], env: dict | None = None, node_fqn: str = "/ccd_guard",
+                 peer: Path = PEER, extra: dict | None = None) -> dict:
+    """Runs ``peer`` (``dds_peer.py``, or another peer script) on the scenario in a private
+    network namespace; returns what it printed, with the node's log."""
     if shutil.which("unshare") is None or shutil.which("ip") is None:
         pytest.fail("the DDS tests need unshare (util-linux) and ip (iproute2) for a private network namespace")
     tmp_path.mkdir(parents=True, exist_ok=True)
-    scenario = {"node_command": command, "node_log": str(tmp_path / "node.log"), "steps": steps, "node_fqn": node_fqn}
+    scenario = {"node_command": command, "node_log": str(tmp_path / "node.log"), "steps": steps, "node_fqn": node_fqn, **(extra or {})}
     (tmp_path / "scenario.json").write_text(json.dumps(scenario))
     environment = dict(os.environ, CYCLONEDDS_URI=CYCLONE_CONFIG, PYTHONDONTWRITEBYTECODE="1", **(env or {}))
-    script = f"{NAMESPACE_SETUP} && exec {sys.executable} {PEER} {tmp_path / 'scenario.json'}"
+    script = f"{NAMESPACE_SETUP} && exec {sys.executable} {peer} {tmp_path / 'scenario.json'}"
     proc = subprocess.run(["unshare", "--net", "sh", "-c", script], capture_output=True, text=True, env=environment, timeout=600)
     log = (tmp_path / "node.log").read_text() if (tmp_path / "node.log").exists() else ""
     assert proc.returncode == 0, f"peer failed ({proc.returncode}): {proc.stderr[-3000:]}\nnode log:\n{log[-3000:]}"

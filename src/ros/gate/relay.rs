@@ -12,7 +12,7 @@
 use super::goal_check::{GateDecision, GateGoal, GoalKey};
 use super::super::cdr;
 use super::super::msg::{self, FollowJointTrajectoryFeedback as Feedback, FollowJointTrajectoryGoal as Goal, FollowJointTrajectoryResult as Outcome};
-use ros2_client::action::{ActionClient, ActionClientQosPolicies, ActionServer, ActionServerQosPolicies, GetResultResponse, GoalId, GoalInfo, GoalStatusEnum, SendGoalResponse};
+use ros2_client::action::{ActionClient, ActionClientQosPolicies, ActionServer, ActionServerQosPolicies, GetResultResponse, GoalId, GoalInfo, GoalStatusEnum, SendGoalRequest, SendGoalResponse};
 use ros2_client::action_msgs::{CancelGoalResponse, CancelGoalResponseEnum, GoalStatus, GoalStatusArray};
 use ros2_client::builtin_interfaces::Time;
 use ros2_client::dds::rustdds::mio1::{Interest, Registry, Token};
@@ -231,8 +231,10 @@ impl Relay {
             }
             GateDecision::Forward => {
                 let c = &self.controllers[key.controller];
-                match c.client.send_goal(entry.gate.goal.clone()) {
-                    Ok((request, controller_goal)) => {
+                // Under the client's own goal id: one id from MoveIt to the controller.
+                let controller_goal = entry.info.goal_id;
+                match c.client.goal_client().send_request(SendGoalRequest { goal_id: controller_goal, goal: entry.gate.goal.clone() }) {
+                    Ok(request) => {
                         entry.stage = Stage::Forwarding { request, controller_goal, since: Instant::now() };
                         // The controller preempts the running goal itself; its result is relayed.
                         self.publish_statuses(key.controller);
