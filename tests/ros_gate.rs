@@ -181,3 +181,55 @@ fn a_running_goal_is_rechecked_from_where_the_robot_is() {
     // Past the last point nothing is left to check.
     assert_eq!(guard.recheck_execution(&running, 100.0, &options), None);
 }
+
+#[test]
+fn gate_parameters_from_params_files_and_the_command_line() {
+    use ccd_guard::ros::arguments::RosArguments;
+    use ccd_guard::ros::names::NodeNames;
+    let load = |args: &[&str]| {
+        let args = RosArguments::parse(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap();
+        let names = NodeNames::new("ccd_guard", &args).unwrap();
+        NodeParameters::load(&args, &names)
+    };
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/ccd_guard.yaml");
+    let p = load(&["--ros-args", "--params-file", shipped.to_str().unwrap()]).unwrap();
+    assert!(p.gate_controllers.is_empty(), "no gate unless asked for");
+    assert_eq!(p.gate, GateOptions::default());
+    let p = load(&["--ros-args", "-p", "gate_controllers:=[arm_controller, left/arm]", "-p", "gate_min_clearance:=0.02", "-p", "gate_start_tolerance:=0.05"]).unwrap();
+    assert_eq!(p.gate_controllers, vec!["arm_controller".to_string(), "left/arm".to_string()]);
+    assert_eq!(p.gate, GateOptions { start_tolerance: 0.05, min_clearance: 0.02 });
+    assert_eq!(load(&["--ros-args", "-p", "gate_controllers:=a,b"]).unwrap().gate_controllers, vec!["a".to_string(), "b".to_string()]);
+    for (args, words) in [
+        (["--ros-args", "-p", "gate_controllers:=[/abs]"], "not a controller name"),
+        (["--ros-args", "-p", "gate_min_clearance:=-1"], "gate_min_clearance"),
+        (["--ros-args", "-p", "gate_recheck_period:=x"], "gate_recheck_period"),
+    ] {
+        let e = load(&args).unwrap_err();
+        assert!(e.contains(words), "{args:?}: {e}");
+    }
+}
+
+#[test]
+fn the_interpolation_is_the_controllers() {
+    // Two points at home, at rest, or leaving and coming back with velocities towards the
+    // pose inside the box of the colliding demo: the linear motion stays home (free), the
+    // cubic one (q + v s - v s^2 for v = 4 (box - home), T = 1 s) reaches that pose half
+    // way and collides.
+    let mut guard = demo_guard();
+    let free = demo_trajectory("traj_free.yaml");
+    at_start(&mut guard, &free, 0.0);
+    let home = free.points[0].positions.clone();
+    let inside = demo_trajectory("traj_collide.yaml").points[2].positions.clone();
+    let out: Vec<f64> = home.iter().zip(&inside).map(|(h, b)| 4.0 * (b - h)).collect();
+    let back: Vec<f64> = out.iter().map(|v| -v).collect();
+    let trajectory = |v0: Vec<f64>, v1: Vec<f64>| {
+        let point = |t: f64, v: Vec<f64>| msg::JointTrajectoryPoint { positions: home.clone(), velocities: v, time_from_start: msg::Duration::from_seconds(t), ..Default::default() };
+        msg::JointTrajectory { joint_names: free.joint_names.clone(), points: vec![point(0.0, v0), point(1.0, v1)], ..Default::default() }
+    };
+    let still = guard.check_goal(&goal(trajectory(vec![], vec![])), &GateOptions::default());
+    assert_eq!(still.decision, GateDecision::Forward);
+    let swing = guard.check_goal(&goal(trajectory(out, back)), &GateOptions::default());
+    assert_eq!(swing.result.verdict.verdict, "collision", "{}", refusal(&swing.decision).error_string);
+    let t = swing.result.verdict.time_of_contact;
+    assert!(t > 0.05 && t < 0.5, "on the way out: {t}");
+}

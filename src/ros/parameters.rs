@@ -144,7 +144,13 @@ impl NodeParameters {
                     p.service_mapping = s;
                 }
                 "gate_controllers" => {
-                    let names = value.as_sequence().and_then(|list| list.iter().map(|v| v.as_str().map(str::to_string)).collect::<Option<Vec<String>>>());
+                    // A list, as params files and launch files give it; a string (as
+                    // `-p gate_controllers:=a,b` gives it) is a comma-separated list.
+                    let names = match (value.as_sequence(), value.as_str()) {
+                        (Some(list), _) => list.iter().map(|v| v.as_str().map(str::to_string)).collect::<Option<Vec<String>>>(),
+                        (None, Some(text)) => Some(text.split(',').map(|n| n.trim().to_string()).filter(|n| !n.is_empty()).collect()),
+                        (None, None) => None,
+                    };
                     let names = names.ok_or_else(|| bad("a list of controller names"))?;
                     if let Some(n) = names.iter().find(|n| !valid_controller_name(n)) {
                         return Err(format!("parameter 'gate_controllers': '{n}' is not a controller name (letters, digits, '_' and '/')"));

@@ -12,6 +12,7 @@ import sys
 import types
 from pathlib import Path
 
+import pytest
 import yaml
 from catkin_pkg.package import parse_package
 
@@ -56,6 +57,7 @@ def _stub_launch_modules():
         "launch.substitutions": ["LaunchConfiguration", "PathJoinSubstitution"],
         "launch_ros": [],
         "launch_ros.actions": ["Node"],
+        "launch_ros.parameter_descriptions": ["ParameterValue"],
         "launch_ros.substitutions": ["FindPackageShare"],
     }
     saved = {name: sys.modules.get(name) for name in names}
@@ -67,10 +69,11 @@ def _stub_launch_modules():
     return saved
 
 
-def test_launch_file_describes_the_node():
+@pytest.mark.parametrize("launch_file", ["ccd_guard.launch.py", "ccd_guard_gate.launch.py"])
+def test_launch_file_describes_the_node(launch_file):
     saved = _stub_launch_modules()
     try:
-        spec = importlib.util.spec_from_file_location("ccd_guard_launch", REPO / "launch" / "ccd_guard.launch.py")
+        spec = importlib.util.spec_from_file_location("ccd_guard_launch", REPO / "launch" / launch_file)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         description = module.generate_launch_description()
@@ -89,6 +92,8 @@ def test_launch_file_describes_the_node():
     def used(value):
         if type(value).__name__ == "LaunchConfiguration":
             yield value.args[0]
+        elif type(value).__name__ == "ParameterValue":
+            yield from used(value.args)
         elif isinstance(value, dict):
             for v in value.values():
                 yield from used(v)
@@ -106,6 +111,18 @@ def test_launch_file_describes_the_node():
     # The parameters it sets are ones the node declares.
     declared_params = set(re.findall(r'\("(\w+)", "', (REPO / "src" / "ros" / "parameters.rs").read_text()))
     assert set(node.kwargs["parameters"][1]) <= declared_params
+    if launch_file == "ccd_guard_gate.launch.py":
+        assert "gate_controllers" in node.kwargs["parameters"][1]
+
+
+def test_moveit_controllers_point_at_the_gate():
+    """The shipped MoveIt controllers file sends goals to the gate's action: controller
+    `ccd_guard/C`, `action_ns: follow_joint_trajectory` (the contract)."""
+    config = yaml.safe_load((REPO / "config" / "moveit_controllers.yaml").read_text())
+    manager = config["moveit_simple_controller_manager"]
+    for name in manager["controller_names"]:
+        assert name.startswith("ccd_guard/")
+        assert manager[name]["type"] == "FollowJointTrajectory" and manager[name]["action_ns"] == "follow_joint_trajectory"
 
 
 def test_rviz_config_shows_the_markers():
