@@ -9,9 +9,15 @@
 //! - throughput: all trajectories published at once (queue large enough to keep them
 //!   all), trajectories per second until the last verdict.
 //!
+//! - the execution gate (issue 14): a MoveIt-like client sends `FollowJointTrajectory`
+//!   goals (Panda plans of 20-40 points with velocities and accelerations, free, in the
+//!   20-object scene) to `~/panda_arm_controller/follow_joint_trajectory`; a fake
+//!   controller times each goal's arrival. The delay the gate adds: p50 and p99, and
+//!   the part of it that is the check.
+//!
 //! Everything runs in a private network namespace: the bench re-runs itself under
 //! `unshare --net` with only the loopback interface up. `cargo bench --bench node_latency`
-//! (the node binary must be built: `cargo build --release`).
+//! (`NODE_BENCH_ONLY=gate`: the gate alone; the node binary must be built: `cargo build --release`).
 mod panda_scene;
 
 use ccd_guard::motion::JointMotion;
@@ -46,7 +52,11 @@ fn main() {
         format!("srdf_file:={}", demo.join("robot.srdf").display()),
         format!("scene_file:={}", demo.join("scene.yaml").display()),
     ];
-    run("demo arm", &node_binary, &demo_params, &demo_trajectories);
+    // NODE_BENCH_ONLY=gate: the gate's part alone.
+    let only_gate = std::env::var("NODE_BENCH_ONLY").is_ok_and(|v| v == "gate");
+    if !only_gate {
+        run("demo arm", &node_binary, &demo_params, &demo_trajectories);
+    }
 
     let bench = panda_scene::load(200);
     let scene_file = std::env::temp_dir().join("ccd_guard_bench_scene.yaml");
@@ -63,7 +73,144 @@ fn main() {
         format!("srdf_file:={}", bench.srdf.display()),
         format!("scene_file:={}", scene_file.display()),
     ];
-    run("Panda (STL meshes, 20 objects)", &node_binary, &panda_params, &panda_trajectories);
+    if !only_gate {
+        run("Panda (STL meshes, 20 objects)", &node_binary, &panda_params, &panda_trajectories);
+    }
+
+    // MoveIt-like plans for the gate: 20-40 points, free under dense sampling.
+    let (plans, _) = panda_scene::moves(&bench, 1.0, 0.035, 11, 20);
+    let plans: Vec<msg::JointTrajectory> = plans.iter().map(|m| moveit_plan(&names, m)).filter(|p| (20..=41).contains(&p.points.len())).collect();
+    gate_latency(&node_binary, &panda_params, &names, &plans);
+}
+
+/// A plan as MoveIt's time parameterization hands it to a controller: positions,
+/// velocities (zero at both ends, the straight line's elsewhere) and accelerations.
+fn moveit_plan(names: &[String], motion: &JointMotion) -> msg::JointTrajectory {
+    let mut plan = motion_trajectory(names, motion);
+    let n = plan.points.len();
+    let (first, last) = (motion.waypoints[0].clone(), motion.waypoints[n - 1].clone());
+    let duration = motion.waypoint_times[n - 1];
+    for (k, point) in plan.points.iter_mut().enumerate() {
+        let moving = k > 0 && k + 1 < n;
+        point.velocities = first.iter().zip(&last).map(|(a, b)| if moving { (b - a) / duration } else { 0.0 }).collect();
+        point.accelerations = vec![0.0; first.len()];
+    }
+    plan
+}
+
+/// The gate's latency: goal sent by the client -> goal received by the controller.
+fn gate_latency(node_binary: &Path, params: &[String], names: &[String], plans: &[msg::JointTrajectory]) {
+    use ros2_client::action::{ActionClientQosPolicies, ActionServerQosPolicies, GetResultResponse, GoalStatusEnum, SendGoalResponse};
+    use ros2_client::{ActionTypeName, ServiceMapping};
+    type Goal = msg::FollowJointTrajectoryGoal;
+    type Outcome = msg::FollowJointTrajectoryResult;
+    type Feedback = msg::FollowJointTrajectoryFeedback;
+    let mut args = vec!["--ros-args".to_string(), "-p".into(), "publish_markers:=false".into(), "-p".into(), "check_current_state:=false".into()];
+    args.extend(["-p".into(), "gate_controllers:=[panda_arm_controller]".into()]);
+    for p in params {
+        args.push("-p".into());
+        args.push(p.clone());
+    }
+    let _node = NodeProcess(Command::new(node_binary).args(&args).env("RUST_LOG", "error").env("AMENT_PREFIX_PATH", panda_scene::cmeel_prefix()).spawn().expect("node starts"));
+    let participant = DomainParticipantBuilder::new(0).build().expect("participant");
+    let context = Context::from_domain_participant(participant).expect("context");
+    let mut node = context.new_node(NodeName::new("/", "gate_bench_peer").unwrap(), NodeOptions::new()).expect("peer node");
+    let qos = QosProfile::publisher_default().reliability_reliable(WhenFull::DEFAULT).durability(Durability::Volatile).history(History::KeepLast { depth: 10 });
+    let status = QosProfile::publisher_default().reliability_reliable(WhenFull::DEFAULT).durability(Durability::TransientLocal).history(History::KeepLast { depth: 1 });
+    let action_type = ActionTypeName::new("control_msgs", "FollowJointTrajectory");
+    let server_qos = ActionServerQosPolicies { goal_service: qos.clone(), result_service: qos.clone(), cancel_service: qos.clone(), feedback_publisher: qos.clone(), status_publisher: status.clone() };
+    let client_qos = ActionClientQosPolicies { goal_service: qos.clone(), result_service: qos.clone(), cancel_service: qos.clone(), feedback_subscription: qos.clone(), status_subscription: status };
+    let controller = node
+        .create_action_server::<Goal, Outcome, Feedback>(ServiceMapping::Enhanced, &Name::parse("/panda_arm_controller/follow_joint_trajectory").unwrap(), &action_type, server_qos)
+        .expect("fake controller");
+    let client = node
+        .create_action_client::<Goal, Outcome, Feedback>(ServiceMapping::Enhanced, &Name::parse("/ccd_guard/panda_arm_controller/follow_joint_trajectory").unwrap(), &action_type, client_qos)
+        .expect("gate client");
+    let states_topic = node.create_topic(&Name::parse("/joint_states").unwrap(), MessageTypeName::new("sensor_msgs", "JointState"), &qos).unwrap();
+    let joint_states = node.create_publisher::<msg::JointState>(&states_topic, None).unwrap();
+    let verdict_topic = node.create_topic(&Name::parse("/ccd_guard/verdict").unwrap(), MessageTypeName::new("ccd_guard", "CollisionVerdict"), &qos).unwrap();
+    let verdicts = node.create_subscription::<msg::CollisionVerdict>(&verdict_topic, None).unwrap();
+    // The fake controller: accept at once, end at once; returns when it got the goal.
+    let serve = |deadline: Instant| -> Option<Instant> {
+        let mut received = None;
+        while Instant::now() < deadline {
+            if let Ok(Some((id, _))) = controller.receive_goal() {
+                received = Some(Instant::now());
+                controller.send_goal_response(id, SendGoalResponse { accepted: true, stamp: ros2_client::builtin_interfaces::Time::now() }).unwrap();
+            }
+            if let Ok(Some((id, _))) = controller.receive_result_request() {
+                controller.send_result(id, GetResultResponse { status: GoalStatusEnum::Succeeded, result: Outcome::default() }).unwrap();
+                return received;
+            }
+            std::thread::sleep(Duration::from_micros(50));
+        }
+        received
+    };
+    let send = |plan: &msg::JointTrajectory| -> (Instant, Option<Instant>, Option<bool>) {
+        joint_states.publish(msg::JointState { name: names.to_vec(), position: plan.points[0].positions.clone(), ..Default::default() }).unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        let sent = Instant::now();
+        let (request, goal_id) = client.send_goal(Goal { trajectory: plan.clone(), ..Default::default() }).expect("goal sent");
+        let received = serve(sent + Duration::from_secs(5));
+        let mut accepted = None;
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while accepted.is_none() && Instant::now() < deadline {
+            if let Ok(Some(r)) = client.receive_goal_response(request) {
+                accepted = Some(r.accepted);
+            }
+            std::thread::sleep(Duration::from_micros(50));
+        }
+        // Let the gate's goal end before the next one.
+        let result = client.request_result(goal_id).expect("result requested");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline && !matches!(client.receive_result(result), Ok(Some(_))) {
+            std::thread::sleep(Duration::from_micros(50));
+        }
+        (sent, received, accepted)
+    };
+    // Discovery and warm-up: until a goal gets through.
+    let started = Instant::now();
+    while send(&plans[0]).1.is_none() {
+        assert!(started.elapsed() < Duration::from_secs(60), "the gate did not forward");
+    }
+    while let Ok(Some(_)) = verdicts.take() {}
+    let (mut latency, mut checking) = (Vec::new(), Vec::new());
+    let mut forwarded = 0;
+    for _ in 0..ROUNDS {
+        for plan in plans {
+            let (sent, received, _) = send(plan);
+            if let Some(at) = received {
+                forwarded += 1;
+                latency.push((at - sent).as_secs_f64() * 1e3);
+            }
+            // The gate's verdict on it, with the time its check took.
+            while let Ok(Some((v, _))) = verdicts.take() {
+                if v.source.ends_with("/follow_joint_trajectory") {
+                    checking.push(v.elapsed_ms);
+                }
+            }
+        }
+    }
+    latency.sort_by(f64::total_cmp);
+    checking.sort_by(f64::total_cmp);
+    let points: Vec<usize> = plans.iter().map(|p| p.points.len()).collect();
+    println!(
+        "execution gate (Panda, 20 objects): {} plans of {}-{} points x {ROUNDS} rounds, {forwarded} forwarded",
+        plans.len(),
+        points.iter().min().unwrap_or(&0),
+        points.iter().max().unwrap_or(&0)
+    );
+    if !latency.is_empty() {
+        println!(
+            "  goal sent -> controller has it: p50 {:.2} ms, p99 {:.2} ms (min {:.2}, max {:.2}); the check alone: p50 {:.2} ms, p99 {:.2} ms",
+            percentile(&latency, 0.5),
+            percentile(&latency, 0.99),
+            latency[0],
+            latency[latency.len() - 1],
+            checking.get(checking.len() / 2).copied().unwrap_or(f64::NAN),
+            if checking.is_empty() { f64::NAN } else { percentile(&checking, 0.99) }
+        );
+    }
 }
 
 fn file_trajectory(path: &Path) -> msg::JointTrajectory {
