@@ -144,7 +144,7 @@ impl Report {
         let shortfall = match self.verdict {
             Verdict::CollisionFree => {
                 let proven = self.proven_clearance().unwrap_or(0.0);
-                (proven < min).then(|| min - proven)
+                (proven < min).then_some(min - proven)
             }
             _ => None,
         };

@@ -38,7 +38,7 @@ pub enum Update {
 #[derive(Debug)]
 pub enum Request {
     Service(ros2_client::service::RmwRequestId, Result<TrajectoryJob, String>),
-    Goal(Box<GateGoal>),
+    Goal(GateGoal),
 }
 
 type Queue = WorkQueue<Update, TrajectoryJob, Request>;
@@ -348,7 +348,7 @@ impl Transport {
             let mut more = Vec::new();
             for item in work {
                 let pushed = match item {
-                    GateWork::Check(goal) => queue.push(Work::Call(Request::Goal(Box::new(goal)))),
+                    GateWork::Check(goal) => queue.push(Work::Call(Request::Goal(goal))),
                     GateWork::Started { goal, start } => queue.push(Work::Update(Update::GoalStarted(Box::new(goal), start))),
                     GateWork::Ended(key) => queue.push(Work::Update(Update::GoalEnded(key))),
                 };
