@@ -3,6 +3,6 @@
 mod cli;
 
 fn main() {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn,rustdds=error,ros2_client=error")).init();
+    // The log is started by the subcommand: the node logs as rcl does (see `ros::logging`).
     std::process::exit(cli::run(std::env::args_os().collect()));
 }

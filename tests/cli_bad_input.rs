@@ -241,3 +241,16 @@ fn min_clearance_exit_status() {
     assert_eq!(status, 2);
     assert!(err.contains("--min-clearance"), "{err}");
 }
+
+/// `--help` lists the exit statuses and points to the contract (issue 15, item 9).
+#[test]
+fn help_lists_the_exit_statuses() {
+    for args in [&["--help"][..], &["check", "--help"][..]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_ccd_guard")).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let text = String::from_utf8_lossy(&out.stdout);
+        for words in ["0 collision_free", "1 collision", "2 bad input", "3 uncertain", "4 collision-free but closer than --min-clearance", "interfaces.md"] {
+            assert!(text.contains(words), "{args:?}: '{words}' in {text}");
+        }
+    }
+}

@@ -4,8 +4,15 @@ mod check_command;
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 
+/// The exit statuses and where the formats are (the end of `--help`).
+const EXIT_STATUSES: &str = "Exit status of `check`: 0 collision_free, 1 collision, 2 bad input or usage (one line on \
+stderr names the file at fault), 3 uncertain, 4 collision-free but closer than --min-clearance.
+
+The contract (command line, file formats, the report, the node's topics and the execution gate) is \
+ccd_guard's interfaces.md; README.md has examples.";
+
 #[derive(Parser)]
-#[command(name = "ccd_guard", version, about = "Continuous collision checking of planned robot trajectories")]
+#[command(name = "ccd_guard", version, about = "Continuous collision checking of planned robot trajectories", after_help = EXIT_STATUSES)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -14,6 +21,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Check one trajectory and print the report.
+    #[command(after_help = EXIT_STATUSES)]
     Check(check_command::CheckArgs),
     /// The ROS 2 node (what a bare `ccd_guard` runs).
     Node {
@@ -33,6 +41,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         let rest: Vec<String> = args.iter().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
         return node(&rest);
     }
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn,rustdds=error,ros2_client=error")).init();
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {

@@ -107,9 +107,25 @@ impl Guard {
             guard.scene = guard.load_scene(&text, &path);
         }
         if let Err(e) = &guard.scene {
-            log::warn!("{e}");
+            log::error!("{e}");
         }
         guard
+    }
+
+    /// The robot and scene in a line (for the node's start-up log), or why there is no robot.
+    pub fn summary(&self) -> String {
+        match &self.scene {
+            Ok(scene) => {
+                let robot = scene.robot();
+                let objects: Vec<&str> = scene.object_ids().collect();
+                let scene = match objects.len() {
+                    0 => "no objects".to_string(),
+                    n => format!("{n} objects ({})", objects.join(", ")),
+                };
+                format!("robot '{}' ({} joints), scene: {scene}", robot.name, robot.variables.len())
+            }
+            Err(e) => format!("no robot yet: {e}"),
+        }
     }
 
     pub fn parameters(&self) -> &NodeParameters {

@@ -14,6 +14,7 @@ use ros2_client::dds::rustdds::DomainParticipantBuilder;
 use ros2_client::qos::{Durability, History, WhenFull};
 use ros2_client::{Context, MessageTypeName, Name, Node, NodeName, NodeOptions, Publisher, QosProfile, Server, ServiceMapping, ServiceTypeName, Subscription};
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -68,25 +69,29 @@ pub fn run(args: &[String]) -> i32 {
 fn start(args: &[String]) -> Result<(), String> {
     let arguments = RosArguments::parse(args)?;
     let names = NodeNames::new(NODE_NAME, &arguments)?;
-    if let Some(level) = arguments.log_level(&names.name) {
-        log::set_max_level(level);
+    super::logging::init(&names.name, arguments.log_level(&names.name));
+    // SIGINT (Ctrl-C) and SIGTERM (what `ros2 launch` sends) stop the node cleanly.
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(signal, stop.clone()).map_err(|e| format!("signal handler: {e}"))?;
     }
     let params = NodeParameters::load(&arguments, &names)?;
     let discovery = Discovery::from_env()?;
     let queue: Arc<Queue> = Arc::new(WorkQueue::new(params.queue_size));
     let mut transport = Transport::new(&names, &discovery, &params)?;
-    log::info!("{} on domain {} ({:?} discovery)", names.fully_qualified(), discovery.domain_id, discovery.range);
+    let guard = Guard::new(params);
+    log::info!("ready: {} on domain {} ({:?} discovery); {}; {}", names.fully_qualified(), discovery.domain_id, discovery.range, guard.summary(), transport.describe());
     let (outputs, received) = mpsc::channel();
     let waker = Arc::new(Waker::new(transport.poll.registry(), WAKE).map_err(|e| e.to_string())?);
     let worker = {
         let queue = queue.clone();
         let waker = waker.clone();
-        std::thread::Builder::new()
-            .name("ccd_guard-worker".into())
-            .spawn(move || work(Guard::new(params), &queue, &outputs, &waker))
-            .map_err(|e| e.to_string())?
+        std::thread::Builder::new().name("ccd_guard-worker".into()).spawn(move || work(guard, &queue, &outputs, &waker)).map_err(|e| e.to_string())?
     };
-    let result = transport.serve(&queue, &received);
+    let result = transport.serve(&queue, &received, &stop);
+    if stop.load(Ordering::Relaxed) {
+        log::info!("shutting down on a signal");
+    }
     queue.close();
     let _ = worker.join();
     result
@@ -191,10 +196,10 @@ const WAKE: Token = Token(100);
 /// the others).
 const TAKE_LIMIT: usize = 64;
 
-/// The DDS side: the node, its readers, writers and service.
+/// The DDS side: the node, its readers, writers and service. (Fields drop in order: the
+/// readers and writers before their node, the node before the DDS participant, so that
+/// a shutdown tears nothing down twice.)
 struct Transport {
-    _context: Context,
-    node: Node,
     poll: Poll,
     planned_trajectory: Subscription<msg::JointTrajectory>,
     display_planned_path: Subscription<msg::DisplayTrajectory>,
@@ -209,6 +214,9 @@ struct Transport {
     gate: Option<Relay>,
     check_options: crate::check::CheckOptions,
     topic_names: Vec<String>,
+    service_name: String,
+    _node: Node,
+    _context: Context,
 }
 
 /// ROS's default QoS for topics and services: reliable, volatile, keep last 10.
@@ -282,7 +290,7 @@ impl Transport {
         };
         let mut transport = Self {
             _context: context,
-            node,
+            _node: node,
             poll: Poll::new().map_err(|e| e.to_string())?,
             planned_trajectory,
             display_planned_path,
@@ -296,6 +304,7 @@ impl Transport {
             gate,
             check_options: params.check,
             topic_names,
+            service_name: service,
         };
         transport.register().map_err(|e| format!("poll: {e}"))?;
         Ok(transport)
@@ -316,21 +325,32 @@ impl Transport {
         Ok(())
     }
 
-    /// The event loop: read what arrived, queue it, send what the worker made.
-    fn serve(&mut self, queue: &Queue, outputs: &mpsc::Receiver<Output>) -> Result<(), String> {
-        log::info!("{} serving: {}", self.node.fully_qualified_name(), self.topic_names.join(", "));
+    /// What the node serves: its topics, service and gate actions.
+    fn describe(&self) -> String {
+        let mut text = format!("topics: {}; service: {}", self.topic_names.join(", "), self.service_name);
         if let Some(gate) = &self.gate {
-            log::info!("execution gate: {}", gate.action_names().collect::<Vec<_>>().join(", "));
+            text += &format!("; execution gate: {}", gate.action_names().collect::<Vec<_>>().join(", "));
         }
+        text
+    }
+
+    /// The event loop: read what arrived, queue it, send what the worker made; until
+    /// `stop` is set.
+    fn serve(&mut self, queue: &Queue, outputs: &mpsc::Receiver<Output>, stop: &AtomicBool) -> Result<(), String> {
         let mut events = Events::with_capacity(64);
-        loop {
+        while !stop.load(Ordering::Relaxed) {
             // The controllers' answers cannot wake the poll (see `Relay::register`): while
             // a gated goal is under way, look often.
             let wait = match self.gate.as_ref().is_some_and(Relay::busy) {
                 true => Duration::from_millis(2),
                 false => Duration::from_millis(200),
             };
-            self.poll.poll(&mut events, Some(wait)).map_err(|e| e.to_string())?;
+            match self.poll.poll(&mut events, Some(wait)) {
+                // A signal (SIGINT, SIGTERM) interrupts the wait: the loop's test sees it.
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e.to_string()),
+                Ok(()) => {}
+            }
             // Edge-triggered: drain every reader on every wake-up (cheap when empty).
             self.read_topics(queue);
             self.read_calls(queue);
@@ -340,6 +360,7 @@ impl Transport {
             }
             self.queue_gate_work(queue, gate_work);
         }
+        Ok(())
     }
 
     /// Hands the gate's work to the worker; a goal it has no room for is aborted.

@@ -82,6 +82,8 @@ def test_the_gate_forwards_only_certified_goals(tmp_path, node_binary):  # noqa:
         {"kind": "goal", "name": "home", "goal": home_goal()},
         {"kind": "goal", "name": "cancelled", "goal": free, "cancel_after": 0.5},
         {"kind": "goal", "name": "home again", "goal": home_goal()},
+        {"kind": "goal", "name": "cancelled at once", "goal": free, "cancel_after": 0.0},
+        {"kind": "goal", "name": "home once more", "goal": home_goal()},
         {"kind": "goal", "name": "far start", "goal": free, "start_offset": 0.1},
         {"kind": "goal", "name": "unknown joint", "goal": unknown, "from_current": False},
         {"kind": "goal", "name": "no points", "goal": empty},
@@ -120,12 +122,16 @@ def test_the_gate_forwards_only_certified_goals(tmp_path, node_binary):  # noqa:
     reaction = cancels[0] - s["obstacle_sent"]
     print(f"scene change to the controller's cancel: {reaction * 1e3:.1f} ms")
     assert 0 < reaction < 2.0
-    for name in ("home", "home again", "still serving"):
+    for name in ("home", "home again", "home once more", "still serving"):
         assert step[name]["result"]["status"] == SUCCEEDED, (name, step[name], log[-3000:])
     # The client's cancel reaches the controller; the goal ends cancelled.
     s = step["cancelled"]
     assert s["cancel"]["return_code"] == 0 and s["result"]["status"] == CANCELED, s
     assert s["goal_id"] in [g for g, _ in s["controller_cancels"]]
+    # Cancelled at once (while the gate checks it, or just after): it ends cancelled,
+    # and the robot does not run it.
+    s = step["cancelled at once"]
+    assert s["result"]["status"] == CANCELED, s
     # Bad goals: refused with a reason; none reaches the controller.
     for name, words in (("far start", "gate_start_tolerance"), ("unknown joint", "unknown joint 'elbow'"), ("no points", "no points")):
         s = step[name]

@@ -181,6 +181,7 @@ impl Relay {
     }
 
     fn read_goals(&mut self, k: usize, work: &mut Vec<GateWork>) {
+        let mut received_any = false;
         for _ in 0..TAKE_LIMIT {
             let received = self.controllers[k].server.receive_goal();
             let (request_id, request) = match received {
@@ -191,6 +192,7 @@ impl Relay {
                     continue;
                 }
             };
+            received_any = true;
             let c = &self.controllers[k];
             let key = GoalKey { controller: k, goal_id: uuid_of(&request.goal_id) };
             if self.goals.contains_key(&key) {
@@ -208,7 +210,9 @@ impl Relay {
             self.goals.insert(key, GoalEntry { gate: gate.clone(), info, stage: Stage::Checking, waiting: Vec::new(), ending: None });
             work.push(GateWork::Check(gate));
         }
-        self.publish_statuses(k);
+        if received_any {
+            self.publish_statuses(k);
+        }
     }
 
     /// The worker's decision on a goal: forward it to the controller, or abort it.
@@ -518,4 +522,18 @@ fn start_delay(stamp: msg::Time) -> Duration {
     }
     let at = std::time::UNIX_EPOCH + Duration::new(stamp.sec.max(0) as u64, stamp.nanosec.min(999_999_999));
     at.duration_since(std::time::SystemTime::now()).unwrap_or(Duration::ZERO)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stamp_in_the_future_delays_the_start() {
+        assert_eq!(start_delay(msg::Time::default()), Duration::ZERO, "zero: now");
+        let now = msg::Time::now();
+        assert_eq!(start_delay(msg::Time { sec: now.sec - 10, ..now }), Duration::ZERO, "a past stamp starts now");
+        let later = start_delay(msg::Time { sec: now.sec + 3, ..now });
+        assert!(later > Duration::from_millis(2900) && later <= Duration::from_secs(3), "{later:?}");
+    }
 }
