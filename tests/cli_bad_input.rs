@@ -170,8 +170,8 @@ fn bad_options() {
 #[test]
 fn a_resolution_that_asks_for_too_many_states() {
     let case = Case::new();
-    case.write("long.yaml", "joint_names: [j1]\npoints:\n  - {positions: [0.0], time_from_start: 0}\n  - {positions: [1.0e12], time_from_start: 1}\n");
-    let (code, stdout, stderr) = case.run("long.yaml", &[]);
+    case.write("long.yaml", "joint_names: [j1]\npoints:\n  - {positions: [0.0], time_from_start: 0}\n  - {positions: [1.5], time_from_start: 1}\n");
+    let (code, stdout, stderr) = case.run("long.yaml", &["--resolution", "1e-12"]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("states"), "{stderr}");
     assert!(stdout.contains("\"invalid\""));
@@ -253,4 +253,37 @@ fn help_lists_the_exit_statuses() {
             assert!(text.contains(words), "{args:?}: '{words}' in {text}");
         }
     }
+}
+
+/// Joint limits (issue 15, item 4): a waypoint outside the URDF's position limits and a
+/// cubic that overshoots them between waypoints are `invalid` (exit 2), named; a motion
+/// faster than the velocity limit is checked, with a warning.
+#[test]
+fn joint_limits() {
+    let case = Case::new();
+    case.write("outside.yaml", "joint_names: [j1]\npoints:\n  - {positions: [0.0], time_from_start: 0}\n  - {positions: [3.5], time_from_start: 4}\n");
+    let (code, stdout, stderr) = case.run("outside.yaml", &["--method", "certified"]);
+    assert_eq!(code, 2, "{stdout}");
+    assert!(stderr.contains("points[1]") && stderr.contains("j1 = 3.5 is outside its limits [-3, 3]"), "{stderr}");
+    // Within the margin for rounding: accepted.
+    case.write("edge.yaml", "joint_names: [j1]\npoints:\n  - {positions: [0.0], time_from_start: 0}\n  - {positions: [-3.00005], time_from_start: 4}\n");
+    assert_ne!(case.run("edge.yaml", &["--method", "certified"]).0, 2);
+    // Both points inside, the cubic between them not: q = 2.9 + 3 s - 3 s^2 peaks at 3.65.
+    case.write("overshoot.yaml", "joint_names: [j1]\npoints:\n  - {positions: [2.9], velocities: [3.0], time_from_start: 0}\n  - {positions: [2.9], velocities: [-3.0], time_from_start: 1}\n");
+    let (code, _, stderr) = case.run("overshoot.yaml", &["--method", "certified"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("j1 leaves its limits [-3, 3] between waypoints: 3.650000 at t = 0.500000 s"), "{stderr}");
+    // The same points linearly: inside.
+    case.write("linear.yaml", "joint_names: [j1]\npoints:\n  - {positions: [2.9], time_from_start: 0}\n  - {positions: [2.95], time_from_start: 1}\n");
+    assert_ne!(case.run("linear.yaml", &["--method", "certified"]).0, 2);
+    // 1.5 rad in 1 s against a limit of 1 rad/s: checked, with a warning.
+    let (code, stdout, _) = case.run("traj.yaml", &["--method", "certified"]);
+    assert_ne!(code, 2, "{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let warning = report["warnings"][0].as_str().unwrap_or_default();
+    assert!(warning.contains("j1 moves at 1.5000") && warning.contains("above its velocity limit 1"), "{stdout}");
+    // At 1 rad/s exactly: no warning.
+    case.write("slow.yaml", "joint_names: [j1]\npoints:\n  - {positions: [0.0], time_from_start: 0}\n  - {positions: [1.5], time_from_start: 1.5}\n");
+    let (_, stdout, _) = case.run("slow.yaml", &["--method", "certified"]);
+    assert!(serde_json::from_str::<serde_json::Value>(&stdout).unwrap().get("warnings").is_none(), "{stdout}");
 }

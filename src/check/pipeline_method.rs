@@ -48,5 +48,6 @@ pub fn pipeline_report(world: &CollisionWorld, result: &PipelineResult, toleranc
         unproven: None,
         closest_approach: None,
         clearance_ok: None,
+        warnings: Vec::new(),
     }
 }

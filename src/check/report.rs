@@ -78,6 +78,9 @@ pub struct Report {
     /// whether the motion is proven free with at least that clearance.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clearance_ok: Option<bool>,
+    /// What the check noticed without refusing the motion (velocity limits exceeded).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// The pair, instant and points of the smallest distance over the motion.
@@ -124,6 +127,7 @@ impl Report {
             unproven: None,
             closest_approach: None,
             clearance_ok: None,
+            warnings: Vec::new(),
         }
     }
 
@@ -197,6 +201,9 @@ impl Report {
         }
         if let Some(depth) = self.max_penetration_depth.filter(|&d| d > 0.0) {
             let _ = writeln!(s, "max penetration depth: {depth:.6} m");
+        }
+        for w in &self.warnings {
+            let _ = writeln!(s, "warning: {w}");
         }
         if let Some(n) = self.states_checked {
             let _ = writeln!(s, "states checked: {n}");

@@ -8,6 +8,7 @@ use super::sampled::{check_sampled, SampledOptions};
 use super::{CheckInput, Method};
 use crate::ccd::{PipelineOptions, Statistics};
 use crate::certifier::certify::{CertifierStats, CertifyOptions};
+use crate::motion::{check_position_limits, velocity_warnings};
 
 /// How to check: the contract's options.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,6 +38,12 @@ pub struct CheckOutcome {
 /// Runs the method, then adds the minimum clearance (unless the method measured it on
 /// the way) and the penetration depths.
 pub fn check_trajectory(input: &CheckInput, options: &CheckOptions) -> CheckOutcome {
+    // A motion the robot cannot make is not checked: `invalid`, naming where it leaves
+    // its limits.
+    if let Err(e) = check_position_limits(&input.world.robot, &input.motion) {
+        let report = Report::invalid(options.method.name(), options.tolerance, e.to_string());
+        return CheckOutcome { report, pipeline_stats: None, certifier_stats: None };
+    }
     let pipeline_options = PipelineOptions { first_only: options.first_only, ..PipelineOptions::default() };
     let (mut report, pipeline_stats, certifier_stats, measured) = match options.method {
         Method::Sampled => {
@@ -55,5 +62,6 @@ pub fn check_trajectory(input: &CheckInput, options: &CheckOptions) -> CheckOutc
     };
     add_clearance(&mut report, input, measured);
     add_penetration_depths(&mut report, input, options.first_only);
+    report.warnings = velocity_warnings(&input.world.robot, &input.motion);
     CheckOutcome { report, pipeline_stats, certifier_stats }
 }

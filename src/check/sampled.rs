@@ -140,5 +140,6 @@ pub fn check_sampled(input: &CheckInput, options: &SampledOptions) -> Report {
         unproven: None,
         closest_approach: None,
         clearance_ok: None,
+        warnings: Vec::new(),
     }
 }

@@ -1,9 +1,11 @@
 //! The motion: trajectory files, the start state, and the joint motion a
 //! `joint_trajectory_controller` executes between the points.
+mod joint_limits;
 mod joint_motion;
 mod joint_state;
 mod trajectory_file;
 
+pub use joint_limits::{check_position_limits, velocity_warnings, POSITION_MARGIN};
 pub use joint_motion::{JointMotion, Segment};
 pub use joint_state::{load_joint_state, parse_joint_state, JointState};
 pub use trajectory_file::{load_trajectory, parse_trajectory, validate_trajectory, RawPoint, Trajectory, TrajectoryPoint};

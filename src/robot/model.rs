@@ -56,6 +56,8 @@ pub struct Joint {
     /// Position limits; infinite for continuous joints.
     pub lower: Real,
     pub upper: Real,
+    /// Velocity limit (rad/s or m/s); infinite where the URDF gives none.
+    pub max_velocity: Real,
     pub mimic: Option<Mimic>,
     /// Index into the joint vector of the variable that drives this joint (its own, or
     /// its leader's for a mimic joint); `None` for fixed joints.

@@ -110,6 +110,11 @@ fn build_robot(urdf: &urdf_rs::Robot, path: &Path, resolver: &ResourceResolver) 
             axis,
             lower,
             upper,
+            max_velocity: match kind {
+                JointKind::Fixed => Real::INFINITY,
+                _ if j.limit.velocity > 0.0 => j.limit.velocity,
+                _ => Real::INFINITY,
+            },
             mimic: None,
             variable: None,
         });

@@ -337,6 +337,7 @@ impl PlanningSceneState {
                 axis: crate::math::Vector3::z(),
                 lower: 0.0,
                 upper: 0.0,
+                max_velocity: crate::math::Real::INFINITY,
                 mimic: None,
                 variable: None,
             });
