@@ -287,3 +287,18 @@ fn joint_limits() {
     let (_, stdout, _) = case.run("slow.yaml", &["--method", "certified"]);
     assert!(serde_json::from_str::<serde_json::Value>(&stdout).unwrap().get("warnings").is_none(), "{stdout}");
 }
+
+/// An SRDF must belong to the robot (issue 15, item 5): another robot's name, or pairs
+/// of links the URDF lacks, are an exit-2 error naming both robots.
+#[test]
+fn an_srdf_of_another_robot() {
+    let case = Case::new();
+    case.write("robot.srdf", r#"<robot name="ur5"><disable_collisions link1="base" link2="arm" reason="Adjacent"/></robot>"#);
+    let (code, _, stderr) = case.run("traj.yaml", &[]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("robot.srdf") && stderr.contains("robot 'ur5'") && stderr.contains("robot 'two'"), "{stderr}");
+    case.write("robot.srdf", r#"<robot name="two"><disable_collisions link1="base" link2="shoulder_link" reason="Adjacent"/></robot>"#);
+    let (code, _, stderr) = case.run("traj.yaml", &[]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("link 'shoulder_link'") && stderr.contains("robot 'two'"), "{stderr}");
+}

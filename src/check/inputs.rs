@@ -28,7 +28,7 @@ impl CheckInput {
     pub fn load(files: &InputFiles, resolver: &ResourceResolver) -> InputResult<Self> {
         let robot = urdf::load_urdf(&files.urdf, resolver)?;
         let disabled = match &files.srdf {
-            Some(path) => Some(srdf::parse_disabled_pairs(&resolver.read_text(path)?, path)?),
+            Some(path) => Some(srdf::parse_for_robot(&resolver.read_text(path)?, path, &robot)?),
             None => None,
         };
         let scene = match &files.scene {

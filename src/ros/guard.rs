@@ -146,7 +146,7 @@ impl Guard {
             (None, Some(uri)) => Some(self.read_uri(uri)?),
             (None, None) => None,
         };
-        let disabled = srdf.map(|(text, path)| srdf::parse_disabled_pairs(&text, &path).map_err(|e| e.to_string())).transpose()?;
+        let disabled = srdf.map(|(text, path)| srdf::parse_for_robot(&text, &path, &robot).map_err(|e| e.to_string())).transpose()?;
         let scene = match &self.params.scene_file {
             Some(uri) => {
                 let path = self.resolver.resolve(uri, Path::new("")).map_err(|e| format!("scene_file {uri}: {e}"))?;
