@@ -2,7 +2,7 @@
 //! penetration depth of each contact event ([`crate::clearance`]).
 use super::report::{ClosestApproach, Report, Verdict};
 use super::CheckInput;
-use crate::clearance::{body_named, max_depth_over, min_clearance, ClearanceOptions, MinClearance};
+use crate::clearance::{body_named, contact_normal, max_depth_over, min_clearance, ClearanceOptions, MinClearance};
 use std::time::Instant;
 
 /// Fills `min_clearance` (0 when colliding) and, for a motion without contacts, where
@@ -29,6 +29,18 @@ pub fn add_clearance(report: &mut Report, input: &CheckInput, measured: Option<M
         }
     }
     report.elapsed_ms += started.elapsed().as_secs_f64() * 1e3;
+}
+
+/// Gives each contact event that has no normal yet (a contact at the start, or one whose
+/// closest points just before it were not clear of rounding, and every sampled contact)
+/// the direction of its depth just after it begins ([`contact_normal`]).
+pub fn add_missing_normals(report: &mut Report, input: &CheckInput) {
+    let (world, motion) = (&input.world, &input.motion);
+    for event in report.contacts.iter_mut().filter(|e| e.normal.is_none()) {
+        let (Some(link), Some(other)) = (body_named(world, &event.link), body_named(world, &event.other)) else { continue };
+        let until = event.time_of_separation.unwrap_or_else(|| motion.end_time());
+        event.normal = contact_normal(world, motion, link, other, event.time_of_contact, until).map(|n| n.into());
+    }
 }
 
 /// Fills each contact event's `max_penetration_depth` (the largest translational depth

@@ -49,5 +49,6 @@ pub fn pipeline_report(world: &CollisionWorld, result: &PipelineResult, toleranc
         closest_approach: None,
         clearance_ok: None,
         warnings: Vec::new(),
+        first_only: false,
     }
 }

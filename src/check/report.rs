@@ -81,6 +81,10 @@ pub struct Report {
     /// What the check noticed without refusing the motion (velocity limits exceeded).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// Checked with `--first-only`: a contact's unknown end was not computed (rather
+    /// than lasting to the end).
+    #[serde(skip)]
+    pub first_only: bool,
 }
 
 /// The pair, instant and points of the smallest distance over the motion.
@@ -128,6 +132,7 @@ impl Report {
             closest_approach: None,
             clearance_ok: None,
             warnings: Vec::new(),
+            first_only: false,
         }
     }
 
@@ -181,13 +186,13 @@ impl Report {
             let _ = writeln!(s, "first contact at t = {t:.6} s (segment {k})");
         }
         for c in &self.contacts {
-            let until = c.time_of_separation.map_or("the end".to_string(), |t| format!("{t:.6} s"));
+            let until = match (c.time_of_separation, self.first_only) {
+                (Some(t), _) => format!("until {t:.6} s"),
+                (None, true) => "(its end not computed with --first-only)".to_string(),
+                (None, false) => "until the end".to_string(),
+            };
             let p = c.point;
-            let _ = writeln!(
-                s,
-                "  {} <-> {}: from {:.6} s until {until}, at [{:.4}, {:.4}, {:.4}]",
-                c.link, c.other, c.time_of_contact, p[0], p[1], p[2]
-            );
+            let _ = writeln!(s, "  {} <-> {}: from {:.6} s {until}, at [{:.4}, {:.4}, {:.4}]", c.link, c.other, c.time_of_contact, p[0], p[1], p[2]);
         }
         if let Some(c) = &self.closest_approach {
             let clearance = self.min_clearance.unwrap_or(c.lower_bound);

@@ -1,7 +1,7 @@
 //! One check of a trajectory, whatever asks for it (the CLI's `check`, the ROS node):
 //! the chosen method, then the measures every report carries.
 use super::certified_method::check_certified;
-use super::measures::{add_clearance, add_penetration_depths};
+use super::measures::{add_clearance, add_missing_normals, add_penetration_depths};
 use super::pipeline_method::check_pipeline;
 use super::report::Report;
 use super::sampled::{check_sampled, SampledOptions};
@@ -62,6 +62,8 @@ pub fn check_trajectory(input: &CheckInput, options: &CheckOptions) -> CheckOutc
     };
     add_clearance(&mut report, input, measured);
     add_penetration_depths(&mut report, input, options.first_only);
+    add_missing_normals(&mut report, input);
+    report.first_only = options.first_only;
     report.warnings = velocity_warnings(&input.world.robot, &input.motion);
     CheckOutcome { report, pipeline_stats, certifier_stats }
 }

@@ -141,5 +141,6 @@ pub fn check_sampled(input: &CheckInput, options: &SampledOptions) -> Report {
         closest_approach: None,
         clearance_ok: None,
         warnings: Vec::new(),
+        first_only: false,
     }
 }

@@ -5,8 +5,9 @@
 use crate::collision::{Body, CollisionWorld};
 use crate::math::Real;
 use crate::motion::JointMotion;
-use crate::query::penetration::shape_penetration;
-use crate::query::penetration::voxel_map_depth::{voxel_map_penetration_cached, DepthCandidates};
+use crate::math::Vector3;
+use crate::query::penetration::voxel_map_depth::{voxel_map_penetration, voxel_map_penetration_cached, DepthCandidates};
+use crate::query::penetration::{shape_penetration, Penetration};
 use crate::shape::Shape;
 use std::cell::RefCell;
 
@@ -16,6 +17,43 @@ const SAMPLES: usize = 32;
 const REFINED_PEAKS: usize = 3;
 /// Golden-section steps around the deepest sample (shrinks the bracket by 0.618 each).
 const REFINEMENTS: usize = 25;
+
+/// The penetration of one element pair at `time` (`None` when apart): A is the pair's
+/// first element, B its second.
+fn pair_penetration_at(world: &CollisionWorld, motion: &JointMotion, (a, b): (usize, usize), time: Real) -> Option<Penetration> {
+    let poses = world.robot.link_poses(&motion.positions_at(time));
+    let (ea, eb) = (&world.elements[a], &world.elements[b]);
+    let (pa, pb) = (world.element_pose(ea, &poses), world.element_pose(eb, &poses));
+    match (&ea.shape, &eb.shape) {
+        (Shape::VoxelMap(m), other) => voxel_map_penetration(m, &pa, other, &pb, true),
+        (other, Shape::VoxelMap(m)) => voxel_map_penetration(m, &pb, other, &pa, false),
+        _ => shape_penetration(&ea.shape, &pa, &eb.shape, &pb),
+    }
+}
+
+/// Delays after a time of contact (seconds) at which [`contact_normal`] looks for a depth
+/// to take a direction from.
+const NORMAL_DELAYS: [Real; 7] = [0.0, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2];
+
+/// A unit contact normal of bodies `link` and `other` in contact from `from` (until `to`),
+/// from `other` towards `link`: the direction of the translational depth (the shortest
+/// separating translation) of their deepest element pair at the first of a few instants
+/// just after `from` where they overlap. `None` if they never overlap there (a touch
+/// that parts at once).
+pub fn contact_normal(world: &CollisionWorld, motion: &JointMotion, link: Body, other: Body, from: Real, to: Real) -> Option<Vector3> {
+    for delay in NORMAL_DELAYS {
+        let t = from + delay;
+        if t > to {
+            break;
+        }
+        let deepest = element_pairs(world, link, other).filter_map(|pair| pair_penetration_at(world, motion, pair, t)).filter(|p| p.depth > 0.0).max_by(|x, y| x.depth.total_cmp(&y.depth));
+        // The depth's normal points from the link (A) towards the other body (B).
+        if let Some(p) = deepest.filter(|p| p.normal.norm() > 0.5) {
+            return Some(-p.normal.normalize());
+        }
+    }
+    None
+}
 
 /// The depth of one element pair at `time` (0 when apart). Against a voxel map, the
 /// (cube, triangle) candidates of earlier instants are reused while they hold.

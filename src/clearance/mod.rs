@@ -11,7 +11,7 @@ mod profile;
 mod support_tree;
 mod world_distance;
 
-pub use event_depth::{body_named, max_depth_over};
+pub use event_depth::{body_named, contact_normal, max_depth_over};
 pub use min_clearance::{min_clearance, CellBounds, ClearanceOptions, ClearanceSearch, MinClearance};
 pub use profile::{clearance_profile, ClearanceSample};
 pub use world_distance::{checked_element_pairs, pair_distance, pair_distance_tracked, world_distance, ElementHulls, PairDistance};

@@ -4,6 +4,7 @@ use ccd_guard::check::clearance_plot::plot_clearance;
 use ccd_guard::clearance::clearance_profile;
 use ccd_guard::check::{check_trajectory, CheckInput, CheckOptions, CheckOutcome, InputFiles, Method};
 use ccd_guard::robot::resources::ResourceResolver;
+use super::emit;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -72,7 +73,7 @@ fn parse_package_dir(s: &str) -> Result<(String, PathBuf), String> {
 fn fail(args: &CheckArgs, message: String) -> i32 {
     eprintln!("ccd_guard check: {message}");
     if args.format == Format::Json {
-        println!("{}", Report::invalid(args.method.name(), args.tolerance, message).to_json());
+        emit(&format!("{}\n", Report::invalid(args.method.name(), args.tolerance, message).to_json()));
     }
     2
 }
@@ -118,22 +119,22 @@ pub fn run(args: CheckArgs) -> i32 {
         eprintln!("ccd_guard check: {}: {error}", args.trajectory.display());
     }
     match (args.format, &stats) {
-        (Format::Json, None) => println!("{}", report.to_json()),
+        (Format::Json, None) => emit(&format!("{}\n", report.to_json())),
         (Format::Json, Some(stats)) => {
             let mut value = serde_json::to_value(&report).expect("reports serialize");
             value["stats"] = serde_json::to_value(stats).expect("statistics serialize");
             if let Some(c) = &certifier_stats {
                 value["certifier_stats"] = serde_json::to_value(c).expect("statistics serialize");
             }
-            println!("{}", serde_json::to_string_pretty(&value).expect("json"));
+            emit(&format!("{}\n", serde_json::to_string_pretty(&value).expect("json")));
         }
         (Format::Text, stats) => {
-            print!("{}", report.to_text());
+            emit(&report.to_text());
             if let Some(stats) = stats {
-                print!("{}", stats.to_text());
+                emit(&stats.to_text());
             }
             if let Some(c) = &certifier_stats {
-                println!("certifier: {} time cells, {} node tests, {} orbit tests, deepest level {}", c.time_cells, c.node_tests, c.orbit_tests, c.deepest_level);
+                emit(&format!("certifier: {} time cells, {} node tests, {} orbit tests, deepest level {}\n", c.time_cells, c.node_tests, c.orbit_tests, c.deepest_level));
             }
         }
     }

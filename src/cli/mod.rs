@@ -53,7 +53,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Some(Command::Check(args)) => check_command::run(args),
         Some(Command::Demo) => match ccd_guard::demo::run() {
             Ok(table) => {
-                print!("{table}");
+                emit(&table);
                 0
             }
             Err(e) => {
@@ -64,6 +64,12 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Some(Command::Node { ros_args }) => node(&ros_args),
         None => node(&[]),
     }
+}
+
+/// Writes to standard output; a reader that has gone (`| head`) is not an error.
+fn emit(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
 fn node(ros_args: &[String]) -> i32 {

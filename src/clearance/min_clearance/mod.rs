@@ -176,7 +176,20 @@ pub struct ClearanceSearch<'w> {
 /// The motion's minimum clearance over every checked pair (see [`ClearanceSearch`] to
 /// check several motions in one world).
 pub fn min_clearance(world: &CollisionWorld, motion: &JointMotion, options: &ClearanceOptions) -> Option<MinClearance> {
+    if motion.segments.is_empty() && motion.waypoints.len() == 1 {
+        // One configuration: its clearance, searched as a motion that stays there.
+        let mut held = ClearanceSearch::new(world).min_clearance(&stationary(motion), options)?;
+        held.time = motion.start_time();
+        return Some(held);
+    }
     ClearanceSearch::new(world).min_clearance(motion, options)
+}
+
+/// A one-point motion as a motion that holds its configuration for a second.
+fn stationary(motion: &JointMotion) -> JointMotion {
+    let (q, t) = (&motion.waypoints[0], motion.start_time());
+    let segment = Segment { start_time: t, duration: 1.0, degree: 1, coefficients: q.iter().map(|&v| [v, 0.0, 0.0, 0.0, 0.0, 0.0]).collect() };
+    JointMotion { waypoints: vec![q.clone(), q.clone()], waypoint_times: vec![t, t + 1.0], segments: vec![segment] }
 }
 
 /// Cells whose shared data is kept at once (a few kilobytes each).
