@@ -556,3 +556,22 @@ fn a_planning_scene_octomap_is_part_of_the_world() {
     guard.apply_planning_scene(&scene(Vec::new(), false)).unwrap();
     assert_eq!(guard.check(&job).verdict.verdict, "collision_free");
 }
+
+#[test]
+fn what_the_allowed_collision_matrix_allows_is_not_a_collision() {
+    // The gripper drives into the box; with the box allowed against everything (a default
+    // entry, as MoveIt sets for an object about to be grasped) that is no contact, in the
+    // pipeline's culling as in the discrete checks.
+    let mut guard = demo_guard();
+    let job = TrajectoryJob::from_joint_trajectory("planned_trajectory", demo_trajectory("traj_collide.yaml"));
+    let hit = guard.check(&job).verdict;
+    assert!(hit.contacts.iter().any(|c| c.other == "box"), "{:?}", hit.contacts);
+    let allow_box = msg::PlanningScene {
+        is_diff: true,
+        allowed_collision_matrix: msg::AllowedCollisionMatrix { default_entry_names: vec!["box".into()], default_entry_values: vec![true], ..Default::default() },
+        ..Default::default()
+    };
+    guard.apply_planning_scene(&allow_box).unwrap();
+    let allowed = guard.check(&job).verdict;
+    assert!(allowed.contacts.iter().all(|c| c.other != "box"), "{:?}", allowed.contacts);
+}

@@ -33,7 +33,11 @@ impl DynamicBvh {
     /// Number of checked element pairs (before culling).
     pub fn pair_count(&self, world: &CollisionWorld) -> usize {
         let n = self.link_elements.len();
-        let mut count = n * self.obstacle_elements.len();
+        let mut count = 0;
+        for &a in &self.link_elements {
+            let ba = world.elements[a].body;
+            count += self.obstacle_elements.iter().filter(|&&b| world.is_checked(ba, world.elements[b].body)).count();
+        }
         for a in 0..n {
             for b in a + 1..n {
                 let (ea, eb) = (&world.elements[self.link_elements[a]], &world.elements[self.link_elements[b]]);
@@ -56,7 +60,9 @@ impl DynamicBvh {
         self.robot_tree.rebuild(&self.swept);
         self.scratch.clear();
         self.robot_tree.overlaps_with(&self.scene_tree, &mut self.scratch);
-        out.extend(self.scratch.iter().map(|&(a, b)| (self.link_elements[a as usize], self.obstacle_elements[b as usize])));
+        // Link-obstacle pairs the allowed collision matrix allows are not checked.
+        let checked = |&(a, b): &(usize, usize)| world.is_checked(world.elements[a].body, world.elements[b].body);
+        out.extend(self.scratch.iter().map(|&(a, b)| (self.link_elements[a as usize], self.obstacle_elements[b as usize])).filter(checked));
         self.scratch.clear();
         self.robot_tree.self_overlaps(&mut self.scratch);
         for &(a, b) in &self.scratch {

@@ -3,7 +3,8 @@ use crate::collision::CollisionWorld;
 use crate::error::{InputError, InputResult};
 use crate::motion::{load_joint_state, load_trajectory, JointMotion, JointState, Trajectory};
 use crate::robot::resources::ResourceResolver;
-use crate::robot::{srdf, urdf};
+use crate::robot::srdf::DisabledPair;
+use crate::robot::{srdf, urdf, Robot};
 use crate::scene::{load_scene, Scene};
 use std::path::PathBuf;
 
@@ -24,13 +25,19 @@ pub struct CheckInput {
     pub motion: JointMotion,
 }
 
+/// The robot of `files` and its SRDF's disabled pairs.
+pub fn load_robot(files: &InputFiles, resolver: &ResourceResolver) -> InputResult<(Robot, Option<Vec<DisabledPair>>)> {
+    let robot = urdf::load_urdf(&files.urdf, resolver)?;
+    let disabled = match &files.srdf {
+        Some(path) => Some(srdf::parse_for_robot(&resolver.read_text(path)?, path, &robot)?),
+        None => None,
+    };
+    Ok((robot, disabled))
+}
+
 impl CheckInput {
     pub fn load(files: &InputFiles, resolver: &ResourceResolver) -> InputResult<Self> {
-        let robot = urdf::load_urdf(&files.urdf, resolver)?;
-        let disabled = match &files.srdf {
-            Some(path) => Some(srdf::parse_for_robot(&resolver.read_text(path)?, path, &robot)?),
-            None => None,
-        };
+        let (robot, disabled) = load_robot(files, resolver)?;
         let scene = match &files.scene {
             Some(path) => load_scene(path, resolver)?,
             None => Scene::default(),

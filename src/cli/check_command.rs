@@ -2,9 +2,10 @@
 use ccd_guard::check::report::Report;
 use ccd_guard::check::clearance_plot::plot_clearance;
 use ccd_guard::clearance::clearance_profile;
-use ccd_guard::check::{check_trajectory, CheckInput, CheckOptions, CheckOutcome, InputFiles, Method};
+use ccd_guard::check::{check_trajectory, CheckOptions, CheckOutcome, InputFiles, Method};
 use ccd_guard::robot::resources::ResourceResolver;
 use super::emit;
+use super::moveit_input::load_input;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -98,7 +99,7 @@ pub fn run(args: CheckArgs) -> i32 {
         start_state: args.start_state.clone(),
     };
     let resolver = ResourceResolver::from_env(args.package_dirs.clone());
-    let input = match CheckInput::load(&files, &resolver) {
+    let input = match load_input(&files, &resolver) {
         Ok(input) => input,
         Err(e) => return fail(&args, e.to_string()),
     };

@@ -1,5 +1,6 @@
 //! Command-line parsing (clap) and the subcommands.
 mod check_command;
+mod moveit_input;
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;

@@ -35,6 +35,19 @@ pub fn parse_joint_state(text: &str, path: &Path) -> InputResult<JointState> {
 }
 
 impl JointState {
+    /// `other`'s values over these: its joints replace or join them.
+    pub fn overlay(&mut self, other: &JointState) {
+        for (name, value) in other.name.iter().zip(&other.position) {
+            match self.name.iter().position(|n| n == name) {
+                Some(k) => self.position[k] = *value,
+                None => {
+                    self.name.push(name.clone());
+                    self.position.push(*value);
+                }
+            }
+        }
+    }
+
     /// Names and positions that pair up, every position finite.
     pub fn validated(name: Vec<String>, position: Vec<Real>) -> InputResult<Self> {
         if name.len() != position.len() {

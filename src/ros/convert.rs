@@ -110,3 +110,29 @@ pub fn verdict(report: &Report, header: msg::Header, source: &str, trajectory_st
         error: report.error.clone().unwrap_or_default(),
     }
 }
+
+/// Consecutive parts as one trajectory: each part's times follow the previous part's
+/// end; a part that starts where the previous one ended drops that repeated point.
+pub fn concatenate(parts: &[msg::JointTrajectory]) -> Result<msg::JointTrajectory, String> {
+    let mut parts = parts.iter().filter(|p| !p.points.is_empty());
+    let Some(first) = parts.next() else {
+        return Err("the trajectory has no points".into());
+    };
+    let mut whole = first.clone();
+    for part in parts {
+        if part.joint_names != whole.joint_names {
+            return Err(format!("the plan's parts move different joints ({:?}, then {:?})", whole.joint_names, part.joint_names));
+        }
+        let offset = whole.points.last().expect("non-empty").time_from_start.seconds();
+        for (k, point) in part.points.iter().enumerate() {
+            let last = whole.points.last().expect("non-empty");
+            if k == 0 && point.time_from_start.seconds() == 0.0 && point.positions == last.positions {
+                continue;
+            }
+            let mut point = point.clone();
+            point.time_from_start = msg::Duration::from_seconds(offset + point.time_from_start.seconds());
+            whole.points.push(point);
+        }
+    }
+    Ok(whole)
+}

@@ -53,6 +53,21 @@ impl TrajectoryJob {
         }
     }
 
+    /// The motion's trajectory (its parts as one) and the start state it gives, or why it
+    /// cannot be checked.
+    pub fn trajectory(&self) -> Result<(Trajectory, Option<JointState>), String> {
+        if !self.multi_dof_joints.is_empty() {
+            return Err(format!("multi-DOF joints are not supported: {:?}", self.multi_dof_joints));
+        }
+        let trajectory = convert::concatenate(&self.parts)?;
+        let trajectory = convert::trajectory(&trajectory).map_err(|e| e.to_string())?;
+        let start = match &self.start_state {
+            Some(given) => Some(convert::joint_state(given).map_err(|e| format!("start state: {e}"))?),
+            None => None,
+        };
+        Ok((trajectory, start))
+    }
+
     /// The `CheckTrajectory` service's request.
     pub fn from_request(request: msg::CheckTrajectoryRequest) -> Result<Self, String> {
         let method = match request.method.as_str() {
@@ -276,15 +291,7 @@ impl Guard {
 
     /// The world and the motion of a job, or why not.
     fn prepare(&mut self, job: &TrajectoryJob) -> Result<CheckInput, String> {
-        if !job.multi_dof_joints.is_empty() {
-            return Err(format!("multi-DOF joints are not supported: {:?}", job.multi_dof_joints));
-        }
-        let trajectory = concatenate(&job.parts)?;
-        let trajectory = convert::trajectory(&trajectory).map_err(|e| e.to_string())?;
-        let start = match &job.start_state {
-            Some(given) => Some(convert::joint_state(given).map_err(|e| format!("start state: {e}"))?),
-            None => None,
-        };
+        let (trajectory, start) = job.trajectory()?;
         self.prepare_motion(&trajectory, start.as_ref())
     }
 
@@ -295,7 +302,7 @@ impl Guard {
         let scene = self.scene.as_ref().map_err(|e| e.clone())?;
         let mut held = scene.current_state();
         if let Some(given) = start {
-            merge(&mut held, given);
+            held.overlay(given);
         }
         let motion = JointMotion::new(&world.robot, trajectory, Some(&held)).map_err(|e| e.to_string())?;
         if motion.waypoints.is_empty() {
@@ -319,40 +326,3 @@ impl Guard {
     }
 }
 
-fn merge(into: &mut JointState, from: &JointState) {
-    for (name, value) in from.name.iter().zip(&from.position) {
-        match into.name.iter().position(|n| n == name) {
-            Some(k) => into.position[k] = *value,
-            None => {
-                into.name.push(name.clone());
-                into.position.push(*value);
-            }
-        }
-    }
-}
-
-/// Consecutive parts as one trajectory: each part's times follow the previous part's
-/// end; a part that starts where the previous one ended drops that repeated point.
-fn concatenate(parts: &[msg::JointTrajectory]) -> Result<msg::JointTrajectory, String> {
-    let mut parts = parts.iter().filter(|p| !p.points.is_empty());
-    let Some(first) = parts.next() else {
-        return Err("the trajectory has no points".into());
-    };
-    let mut whole = first.clone();
-    for part in parts {
-        if part.joint_names != whole.joint_names {
-            return Err(format!("the plan's parts move different joints ({:?}, then {:?})", whole.joint_names, part.joint_names));
-        }
-        let offset = whole.points.last().expect("non-empty").time_from_start.seconds();
-        for (k, point) in part.points.iter().enumerate() {
-            let last = whole.points.last().expect("non-empty");
-            if k == 0 && point.time_from_start.seconds() == 0.0 && point.positions == last.positions {
-                continue;
-            }
-            let mut point = point.clone();
-            point.time_from_start = msg::Duration::from_seconds(offset + point.time_from_start.seconds());
-            whole.points.push(point);
-        }
-    }
-    Ok(whole)
-}

@@ -21,4 +21,5 @@ pub mod names;
 pub mod node;
 pub mod parameters;
 pub mod planning_scene;
+pub mod scene_text;
 pub mod work_queue;

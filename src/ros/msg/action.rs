@@ -7,12 +7,14 @@ use serde::{Deserialize, Serialize};
 
 /// `unique_identifier_msgs/msg/UUID`: a goal's id.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Uuid {
     pub uuid: [u8; 16],
 }
 
 /// `action_msgs/msg/GoalInfo`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct GoalInfo {
     pub goal_id: Uuid,
     pub stamp: Time,
@@ -20,6 +22,7 @@ pub struct GoalInfo {
 
 /// `action_msgs/msg/GoalStatus`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct GoalStatus {
     pub goal_info: GoalInfo,
     /// `STATUS_UNKNOWN` 0, `ACCEPTED` 1, `EXECUTING` 2, `CANCELING` 3, `SUCCEEDED` 4,
@@ -29,6 +32,7 @@ pub struct GoalStatus {
 
 /// `action_msgs/msg/GoalStatusArray`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct GoalStatusArray {
     pub status_list: Vec<GoalStatus>,
 }
@@ -36,12 +40,14 @@ pub struct GoalStatusArray {
 /// `action_msgs/srv/CancelGoal_Request`: the goal to cancel (a zero id: every goal;
 /// a non-zero stamp: also every goal accepted at or before it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct CancelGoalRequest {
     pub goal_info: GoalInfo,
 }
 
 /// `action_msgs/srv/CancelGoal_Response`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct CancelGoalResponse {
     /// `ERROR_NONE` 0, `ERROR_REJECTED` 1, `ERROR_UNKNOWN_GOAL_ID` 2, `ERROR_GOAL_TERMINATED` 3.
     pub return_code: i8,

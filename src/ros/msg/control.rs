@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// `control_msgs/msg/JointTolerance`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct JointTolerance {
     pub name: String,
     pub position: f64,
@@ -16,6 +17,7 @@ pub struct JointTolerance {
 
 /// `control_msgs/msg/JointComponentTolerance`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct JointComponentTolerance {
     pub joint_name: String,
     /// `X_AXIS` 1, `Y_AXIS` 2, `Z_AXIS` 3, `TRANSLATION` 4, `ROTATION` 5.
@@ -27,6 +29,7 @@ pub struct JointComponentTolerance {
 
 /// `control_msgs/action/FollowJointTrajectory_Goal`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct FollowJointTrajectoryGoal {
     pub trajectory: JointTrajectory,
     pub multi_dof_trajectory: MultiDofJointTrajectory,
@@ -39,6 +42,7 @@ pub struct FollowJointTrajectoryGoal {
 
 /// `control_msgs/action/FollowJointTrajectory_Result`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct FollowJointTrajectoryResult {
     /// One of the `FollowJointTrajectoryResult::*` codes.
     pub error_code: i32,
@@ -56,6 +60,7 @@ impl FollowJointTrajectoryResult {
 
 /// `control_msgs/action/FollowJointTrajectory_Feedback`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct FollowJointTrajectoryFeedback {
     pub header: Header,
     pub joint_names: Vec<String>,

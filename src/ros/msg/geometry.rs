@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// `geometry_msgs/msg/Point`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Point {
     pub x: f64,
     pub y: f64,
@@ -12,6 +13,7 @@ pub struct Point {
 
 /// `geometry_msgs/msg/Point32`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Point32 {
     pub x: f32,
     pub y: f32,
@@ -20,6 +22,7 @@ pub struct Point32 {
 
 /// `geometry_msgs/msg/Vector3`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Vector3 {
     pub x: f64,
     pub y: f64,
@@ -28,6 +31,7 @@ pub struct Vector3 {
 
 /// `geometry_msgs/msg/Quaternion` (the default message is the identity, as in ROS).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Quaternion {
     pub x: f64,
     pub y: f64,
@@ -43,6 +47,7 @@ impl Default for Quaternion {
 
 /// `geometry_msgs/msg/Pose`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Pose {
     pub position: Point,
     pub orientation: Quaternion,
@@ -50,6 +55,7 @@ pub struct Pose {
 
 /// `geometry_msgs/msg/Transform`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Transform {
     pub translation: Vector3,
     pub rotation: Quaternion,
@@ -57,6 +63,7 @@ pub struct Transform {
 
 /// `geometry_msgs/msg/TransformStamped`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct TransformStamped {
     pub header: Header,
     pub child_frame_id: String,
@@ -65,6 +72,7 @@ pub struct TransformStamped {
 
 /// `geometry_msgs/msg/Twist`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Twist {
     pub linear: Vector3,
     pub angular: Vector3,
@@ -72,6 +80,7 @@ pub struct Twist {
 
 /// `geometry_msgs/msg/Wrench`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Wrench {
     pub force: Vector3,
     pub torque: Vector3,
@@ -79,6 +88,7 @@ pub struct Wrench {
 
 /// `geometry_msgs/msg/Polygon`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Polygon {
     pub points: Vec<Point32>,
 }

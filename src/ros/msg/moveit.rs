@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// `object_recognition_msgs/msg/ObjectType`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ObjectType {
     pub key: String,
     pub db: String,
@@ -16,6 +17,7 @@ pub struct ObjectType {
 
 /// `moveit_msgs/msg/CollisionObject`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct CollisionObject {
     pub header: Header,
     /// The object's pose in the header frame; the shapes' poses are relative to it.
@@ -44,6 +46,7 @@ impl CollisionObject {
 
 /// `moveit_msgs/msg/AttachedCollisionObject`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct AttachedCollisionObject {
     pub link_name: String,
     pub object: CollisionObject,
@@ -54,6 +57,7 @@ pub struct AttachedCollisionObject {
 
 /// `moveit_msgs/msg/RobotState`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct RobotState {
     pub joint_state: JointState,
     pub multi_dof_joint_state: MultiDofJointState,
@@ -63,6 +67,7 @@ pub struct RobotState {
 
 /// `moveit_msgs/msg/RobotTrajectory`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct RobotTrajectory {
     pub joint_trajectory: JointTrajectory,
     pub multi_dof_joint_trajectory: MultiDofJointTrajectory,
@@ -70,6 +75,7 @@ pub struct RobotTrajectory {
 
 /// `moveit_msgs/msg/DisplayTrajectory`: what move_group publishes on `display_planned_path`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct DisplayTrajectory {
     pub model_id: String,
     /// Consecutive parts of one plan.
@@ -79,12 +85,14 @@ pub struct DisplayTrajectory {
 
 /// `moveit_msgs/msg/AllowedCollisionEntry`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct AllowedCollisionEntry {
     pub enabled: Vec<bool>,
 }
 
 /// `moveit_msgs/msg/AllowedCollisionMatrix`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct AllowedCollisionMatrix {
     pub entry_names: Vec<String>,
     pub entry_values: Vec<AllowedCollisionEntry>,
@@ -94,6 +102,7 @@ pub struct AllowedCollisionMatrix {
 
 /// `moveit_msgs/msg/LinkPadding`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct LinkPadding {
     pub link_name: String,
     pub padding: f64,
@@ -101,6 +110,7 @@ pub struct LinkPadding {
 
 /// `moveit_msgs/msg/LinkScale`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct LinkScale {
     pub link_name: String,
     pub scale: f64,
@@ -108,6 +118,7 @@ pub struct LinkScale {
 
 /// `moveit_msgs/msg/ObjectColor`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ObjectColor {
     pub id: String,
     pub color: ColorRgba,
@@ -115,6 +126,7 @@ pub struct ObjectColor {
 
 /// `octomap_msgs/msg/Octomap`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Octomap {
     pub header: Header,
     pub binary: bool,
@@ -125,6 +137,7 @@ pub struct Octomap {
 
 /// `octomap_msgs/msg/OctomapWithPose`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct OctomapWithPose {
     pub header: Header,
     pub origin: Pose,
@@ -133,6 +146,7 @@ pub struct OctomapWithPose {
 
 /// `moveit_msgs/msg/PlanningSceneWorld`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct PlanningSceneWorld {
     pub collision_objects: Vec<CollisionObject>,
     pub octomap: OctomapWithPose,
@@ -141,6 +155,7 @@ pub struct PlanningSceneWorld {
 /// `moveit_msgs/msg/PlanningScene`: what move_group publishes on
 /// `monitored_planning_scene`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct PlanningScene {
     pub name: String,
     pub robot_state: RobotState,

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// `sensor_msgs/msg/JointState`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct JointState {
     pub header: Header,
     pub name: Vec<String>,
@@ -15,6 +16,7 @@ pub struct JointState {
 
 /// `sensor_msgs/msg/MultiDOFJointState`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct MultiDofJointState {
     pub header: Header,
     pub joint_names: Vec<String>,
@@ -25,6 +27,7 @@ pub struct MultiDofJointState {
 
 /// `sensor_msgs/msg/CompressedImage` (a marker's texture).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct CompressedImage {
     pub header: Header,
     pub format: String,

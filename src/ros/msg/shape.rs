@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// `shape_msgs/msg/SolidPrimitive`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct SolidPrimitive {
     /// `BOX`, `SPHERE`, `CYLINDER`, `CONE` or `PRISM`.
     #[serde(rename = "type")]
@@ -25,12 +26,14 @@ impl SolidPrimitive {
 
 /// `shape_msgs/msg/MeshTriangle`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct MeshTriangle {
     pub vertex_indices: [u32; 3],
 }
 
 /// `shape_msgs/msg/Mesh`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Mesh {
     pub triangles: Vec<MeshTriangle>,
     pub vertices: Vec<Point>,
@@ -38,6 +41,7 @@ pub struct Mesh {
 
 /// `shape_msgs/msg/Plane`: `coef[0]·x + coef[1]·y + coef[2]·z + coef[3] = 0`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Plane {
     pub coef: [f64; 4],
 }

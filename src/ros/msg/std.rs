@@ -3,6 +3,7 @@ use serde::{Deserialize, Serialize};
 
 /// `builtin_interfaces/msg/Time`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Time {
     pub sec: i32,
     pub nanosec: u32,
@@ -10,6 +11,7 @@ pub struct Time {
 
 /// `builtin_interfaces/msg/Duration`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Duration {
     pub sec: i32,
     pub nanosec: u32,
@@ -43,6 +45,7 @@ impl Time {
 
 /// `std_msgs/msg/Header`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Header {
     pub stamp: Time,
     pub frame_id: String,
@@ -50,6 +53,7 @@ pub struct Header {
 
 /// `std_msgs/msg/ColorRGBA`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ColorRgba {
     pub r: f32,
     pub g: f32,
@@ -59,6 +63,7 @@ pub struct ColorRgba {
 
 /// `std_msgs/msg/String`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct StringMessage {
     pub data: String,
 }

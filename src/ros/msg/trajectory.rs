@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// `trajectory_msgs/msg/JointTrajectoryPoint`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct JointTrajectoryPoint {
     pub positions: Vec<f64>,
     pub velocities: Vec<f64>,
@@ -15,6 +16,7 @@ pub struct JointTrajectoryPoint {
 
 /// `trajectory_msgs/msg/JointTrajectory`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct JointTrajectory {
     pub header: Header,
     pub joint_names: Vec<String>,
@@ -23,6 +25,7 @@ pub struct JointTrajectory {
 
 /// `trajectory_msgs/msg/MultiDOFJointTrajectoryPoint`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct MultiDofJointTrajectoryPoint {
     pub transforms: Vec<Transform>,
     pub velocities: Vec<Twist>,
@@ -32,6 +35,7 @@ pub struct MultiDofJointTrajectoryPoint {
 
 /// `trajectory_msgs/msg/MultiDOFJointTrajectory`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct MultiDofJointTrajectory {
     pub header: Header,
     pub joint_names: Vec<String>,

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// `ccd_guard/msg/Contact`: one contact event (NaN for the report's null).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Contact {
     pub link: String,
     pub other: String,
@@ -20,6 +21,7 @@ pub struct Contact {
 
 /// `ccd_guard/msg/CollisionVerdict`: the report of one trajectory.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct CollisionVerdict {
     pub header: Header,
     pub source: String,
@@ -39,6 +41,7 @@ pub struct CollisionVerdict {
 
 /// `ccd_guard/srv/CheckTrajectory` request.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct CheckTrajectoryRequest {
     pub trajectory: JointTrajectory,
     /// Joints the trajectory leaves out; empty: the latest `joint_states`.
@@ -49,6 +52,7 @@ pub struct CheckTrajectoryRequest {
 
 /// `ccd_guard/srv/CheckTrajectory` response.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct CheckTrajectoryResponse {
     pub verdict: CollisionVerdict,
 }

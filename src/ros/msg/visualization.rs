@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// `visualization_msgs/msg/UVCoordinate`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct UvCoordinate {
     pub u: f32,
     pub v: f32,
@@ -13,6 +14,7 @@ pub struct UvCoordinate {
 
 /// `visualization_msgs/msg/MeshFile`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct MeshFile {
     pub filename: String,
     pub data: Vec<u8>,
@@ -20,6 +22,7 @@ pub struct MeshFile {
 
 /// `visualization_msgs/msg/Marker`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Marker {
     pub header: Header,
     pub ns: String,
@@ -62,6 +65,7 @@ impl Marker {
 
 /// `visualization_msgs/msg/MarkerArray`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct MarkerArray {
     pub markers: Vec<Marker>,
 }
