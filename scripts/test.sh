@@ -34,9 +34,10 @@ echo "unshare: $(command -v unshare), ip: $(command -v ip)"
 section "octomap reference data (octomap's C++ library)"
 # tests/octomap_stream.rs compares our octomap reader with octomap itself: a small C++
 # program on Debian's liboctomap-dev writes .bt/.ot files and raw streams and lists the
-# occupied leaves octomap reads back, into target/ (out of git).
+# occupied leaves octomap reads back, into target/ (out of git). cmake: the ROS package's
+# CMakeLists.txt is configured, built and installed against stand-ins (test_ros_package.py).
 missing=()
-for p in liboctomap-dev g++; do
+for p in liboctomap-dev g++ cmake; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then

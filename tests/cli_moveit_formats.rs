@@ -28,7 +28,7 @@ fn duration(t: f64) -> String {
 
 /// A JointTrajectory as `ros2 topic echo` prints it, indented by `pad`.
 fn joint_trajectory_echo(names: &[String], points: &[(Vec<f64>, f64)], pad: &str) -> String {
-    let mut s = format!("header:\n  stamp:\n    sec: 1700000000\n    nanosec: 5\n  frame_id: world\njoint_names:\n");
+    let mut s = String::from("header:\n  stamp:\n    sec: 1700000000\n    nanosec: 5\n  frame_id: world\njoint_names:\n");
     for n in names {
         s += &format!("- {n}\n");
     }

@@ -3,11 +3,18 @@ installation: package.xml is a valid format 3 manifest (catkin_pkg, the parser r
 colcon use), the launch file builds its description, the build file names every
 interface, and the rviz config shows the node's markers. The params file is loaded by
 the node's own parser in `tests/ros_node.rs`.
+
+What `colcon build` does with CMakeLists.txt is run with CMake itself (issue 15, item 10)
+against stand-in ament_cmake and rosidl_default_generators packages
+(`test/ros_build_standins`): configure, build and install, then the install layout.
 """
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
+import shutil
+import subprocess
 import sys
 import types
 from pathlib import Path
@@ -15,6 +22,8 @@ from pathlib import Path
 import pytest
 import yaml
 from catkin_pkg.package import parse_package
+
+from conftest import release_binary
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -134,3 +143,33 @@ def test_rviz_config_shows_the_markers():
     source = (REPO / "src" / "ros" / "markers.rs").read_text()
     assert namespaces == set(re.findall(r'new\("(\w+)"', source))
     assert any(d["Class"] == "rviz_default_plugins/RobotModel" for d in displays)
+
+
+def test_cmake_configures_builds_and_installs_the_package(tmp_path):
+    """CMakeLists.txt as colcon runs it (configure, build, install) with CMake, against
+    the stand-ins: the generated type support compiles (C and C++ enabled), the node
+    lands in lib/ccd_guard, launch and config files and package.xml in share/ccd_guard."""
+    cmake = shutil.which("cmake")
+    if cmake is None:
+        pytest.fail("cmake is needed (the test command installs Debian's cmake)")
+    standins = REPO / "test" / "ros_build_standins"
+    node = release_binary("ccd_guard", "cargo build --release")
+    build, install = tmp_path / "build", tmp_path / "install"
+    env = dict(os.environ, CCD_GUARD_NODE_BINARY=str(node))
+
+    def run(*args):
+        proc = subprocess.run([cmake, *args], capture_output=True, text=True, env=env, timeout=600)
+        assert proc.returncode == 0, f"cmake {' '.join(args)}:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+
+    run("-S", str(REPO), "-B", str(build), f"-DCMAKE_PREFIX_PATH={standins}", f"-DCARGO={standins / 'bin' / 'cargo'}",
+        f"-DCMAKE_INSTALL_PREFIX={install}")
+    run("--build", str(build))
+    run("--install", str(build))
+    assert os.access(install / "lib" / "ccd_guard" / "ccd_guard", os.X_OK)
+    share = install / "share" / "ccd_guard"
+    for launch in (REPO / "launch").glob("*.launch.py"):
+        assert (share / "launch" / launch.name).is_file(), launch.name
+    for config in (REPO / "config").iterdir():
+        assert (share / "config" / config.name).is_file(), config.name
+    assert (share / "package.xml").read_text() == (REPO / "package.xml").read_text()
+    assert list((install / "lib").glob("libccd_guard__rosidl_typesupport_cpp.*")), "the generated C++ type support is built"
