@@ -39,6 +39,6 @@ def generate_launch_description():
                 "method": LaunchConfiguration("method"),
             },
         ],
-        arguments=["--ros-args", "--log-level", LaunchConfiguration("log_level")],
+        ros_arguments=["--log-level", LaunchConfiguration("log_level")],
     )
     return LaunchDescription(arguments + [node])

@@ -10,6 +10,8 @@ Point MoveIt at the gate with `config/moveit_controllers.yaml` (controller name
 `robot_description` and `robot_description_semantic` in `extra_parameters` instead of
 the files, or let the node take the URDF from the robot_description topic.
 """
+from typing import List
+
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument
 from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
@@ -44,11 +46,11 @@ def generate_launch_description():
                 "urdf_file": LaunchConfiguration("urdf_file"),
                 "srdf_file": LaunchConfiguration("srdf_file"),
                 "scene_file": LaunchConfiguration("scene_file"),
-                "gate_controllers": ParameterValue(LaunchConfiguration("controllers"), value_type=list[str]),
+                "gate_controllers": ParameterValue(LaunchConfiguration("controllers"), value_type=List[str]),
                 "gate_controllers_namespace": LaunchConfiguration("controllers_namespace"),
                 "gate_min_clearance": ParameterValue(LaunchConfiguration("min_clearance"), value_type=float),
             },
         ],
-        arguments=["--ros-args", "--log-level", LaunchConfiguration("log_level")],
+        ros_arguments=["--log-level", LaunchConfiguration("log_level")],
     )
     return LaunchDescription(arguments + [node])

@@ -1127,7 +1127,7 @@ fn certified_method_takes_pairs_the_clearance_proves_apart() {
     let check = |gap: f64| check_certified(&turning_box(gap).0, &PipelineOptions::default(), &options);
     let pass = check(0.7 * options.tolerance);
     assert_eq!((pass.report.verdict, pass.report.certified), (Verdict::CollisionFree, true));
-    let clearance = pass.clearance.expect("measured on the way");
+    let clearance = pass.clearance.and_then(|c| c.combined()).expect("measured on the way");
     assert!((clearance.closest.distance - 0.7 * options.tolerance).abs() < 1e-4, "{}", clearance.closest.distance);
     assert_eq!(pass.certifier.time_cells, 0, "the certifier had a pair left");
     let close = check(0.2 * options.tolerance);

@@ -25,7 +25,7 @@ use super::CheckInput;
 use crate::ccd::culling::Culling;
 use crate::ccd::{run_pipeline_except, PipelineOptions, Statistics};
 use crate::certifier::certify::{CertifierData, CertifierStats, Certifier, CertifyOptions, Unproven};
-use crate::clearance::{min_clearance, ClearanceOptions, MinClearance};
+use crate::clearance::{split_clearance, ClearanceOptions, MinClearance, SplitClearance};
 use crate::collision::{Body, CollisionWorld, StateChecker};
 use crate::motion::JointMotion;
 use rayon::prelude::*;
@@ -38,7 +38,7 @@ pub struct CertifiedOutcome {
     pub report: Report,
     pub pipeline: Statistics,
     pub certifier: CertifierStats,
-    pub clearance: Option<MinClearance>,
+    pub clearance: Option<SplitClearance>,
 }
 
 /// Runs the clearance search, the pipeline and (without contacts) the certifier, the
@@ -48,9 +48,9 @@ pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &
     let started = Instant::now();
     let (world, motion) = (&input.world, &input.motion);
     let measure = || {
-        let clearance = min_clearance(world, motion, &ClearanceOptions::default());
-        let apart = clearance.as_ref().map_or(Vec::new(), |c| pairs_apart(c, certify.tolerance));
-        (clearance, apart)
+        let clearance = split_clearance(world, motion, &ClearanceOptions::default());
+        let apart = clearance.combined().map_or(Vec::new(), |c| pairs_apart(&c, certify.tolerance));
+        (Some(clearance), apart)
     };
     let (mut clearance, mut apart) = if options.first_only { (None, Vec::new()) } else { measure() };
     let result = run_pipeline_except(world, motion, options, &apart);

@@ -2,33 +2,43 @@
 //! penetration depth of each contact event ([`crate::clearance`]).
 use super::report::{ClosestApproach, Report, Verdict};
 use super::CheckInput;
-use crate::clearance::{body_named, contact_normal, max_depth_over, min_clearance, ClearanceOptions, MinClearance};
+use crate::clearance::{body_named, contact_normal, max_depth_over, split_clearance, ClearanceOptions, MinClearance, SplitClearance};
 use std::time::Instant;
 
 /// Fills `min_clearance` (0 when colliding) and, for a motion without contacts, where
-/// the closest approach happens: `measured` when the method has measured it already
-/// (its time is in `elapsed_ms`), else measured here and the time added.
-pub fn add_clearance(report: &mut Report, input: &CheckInput, measured: Option<MinClearance>) {
+/// the closest approach happens, and the clearance to the world and the self-clearance
+/// apart: `measured` when the method has measured them already (its time is in
+/// `elapsed_ms`), else measured here and the time added.
+pub fn add_clearance(report: &mut Report, input: &CheckInput, measured: Option<SplitClearance>) {
     let started = Instant::now();
     match report.verdict {
         Verdict::Invalid => return,
         Verdict::Collision => report.min_clearance = Some(0.0),
         Verdict::CollisionFree | Verdict::Uncertain => {
-            let Some(found) = measured.or_else(|| min_clearance(&input.world, &input.motion, &ClearanceOptions::default())) else { return };
-            let world = &input.world;
-            let (a, b) = found.closest.elements;
+            let split = measured.unwrap_or_else(|| split_clearance(&input.world, &input.motion, &ClearanceOptions::default()));
+            let Some(found) = split.combined() else { return };
             report.min_clearance = Some(found.closest.distance);
-            report.closest_approach = Some(ClosestApproach {
-                link: world.body_name(world.elements[a].body).to_string(),
-                other: world.body_name(world.elements[b].body).to_string(),
-                time: found.time,
-                point: found.closest.point_a.coords.into(),
-                other_point: found.closest.point_b.coords.into(),
-                lower_bound: found.lower_bound,
-            });
+            report.closest_approach = Some(closest_approach(input, &found));
+            report.world_clearance = split.world.as_ref().map(|c| closest_approach(input, c));
+            report.self_clearance = split.self_collision.as_ref().map(|c| closest_approach(input, c));
         }
     }
     report.elapsed_ms += started.elapsed().as_secs_f64() * 1e3;
+}
+
+/// Where a clearance is attained, and its proven bound.
+fn closest_approach(input: &CheckInput, found: &MinClearance) -> ClosestApproach {
+    let world = &input.world;
+    let (a, b) = found.closest.elements;
+    ClosestApproach {
+        link: world.body_name(world.elements[a].body).to_string(),
+        other: world.body_name(world.elements[b].body).to_string(),
+        distance: found.closest.distance,
+        time: found.time,
+        point: found.closest.point_a.coords.into(),
+        other_point: found.closest.point_b.coords.into(),
+        lower_bound: found.lower_bound,
+    }
 }
 
 /// Gives each contact event that has no normal yet (a contact at the start, or one whose

@@ -47,6 +47,8 @@ pub fn pipeline_report(world: &CollisionWorld, result: &PipelineResult, toleranc
         decided_by: None,
         unproven: None,
         closest_approach: None,
+        world_clearance: None,
+        self_clearance: None,
         clearance_ok: None,
         warnings: Vec::new(),
         first_only: false,

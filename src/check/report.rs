@@ -74,6 +74,13 @@ pub struct Report {
     /// Where `min_clearance` is attained (when the motion is not colliding).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub closest_approach: Option<ClosestApproach>,
+    /// The same for the clearance to the world (links against obstacles) and for the
+    /// self-clearance (links against links), apart (not colliding motions; `None`
+    /// where no such pair is checked).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub world_clearance: Option<ClosestApproach>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub self_clearance: Option<ClosestApproach>,
     /// With a required clearance (`--min-clearance`, the gate's `gate_min_clearance`):
     /// whether the motion is proven free with at least that clearance.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -92,6 +99,8 @@ pub struct Report {
 pub struct ClosestApproach {
     pub link: String,
     pub other: String,
+    /// Metres.
+    pub distance: Real,
     /// Seconds from trajectory start.
     pub time: Real,
     /// World points on `link` and on `other`.
@@ -130,6 +139,8 @@ impl Report {
             decided_by: None,
             unproven: None,
             closest_approach: None,
+            world_clearance: None,
+            self_clearance: None,
             clearance_ok: None,
             warnings: Vec::new(),
             first_only: false,
@@ -199,6 +210,11 @@ impl Report {
             let _ = writeln!(s, "min clearance: {clearance:.6} m, {} <-> {} at t = {:.6} s", c.link, c.other, c.time);
         } else if let Some(clearance) = self.min_clearance {
             let _ = writeln!(s, "min clearance: {clearance:.6} m");
+        }
+        for (what, c) in [("to the world", &self.world_clearance), ("self-clearance", &self.self_clearance)] {
+            if let Some(c) = c {
+                let _ = writeln!(s, "  {what}: {:.6} m, {} <-> {} at t = {:.6} s", c.distance, c.link, c.other, c.time);
+            }
         }
         if self.verdict == Verdict::CollisionFree && self.clearance_ok == Some(false) {
             let proven = self.proven_clearance().map_or("unmeasured".to_string(), |c| format!("{c:.6} m"));

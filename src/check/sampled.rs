@@ -139,6 +139,8 @@ pub fn check_sampled(input: &CheckInput, options: &SampledOptions) -> Report {
         decided_by: None,
         unproven: None,
         closest_approach: None,
+        world_clearance: None,
+        self_clearance: None,
         clearance_ok: None,
         warnings: Vec::new(),
         first_only: false,

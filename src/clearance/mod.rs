@@ -1,6 +1,8 @@
 //! How close does the motion come, and how deep does it go? The minimum distance between
 //! checked pairs over the whole trajectory (`min_clearance` in the report), the clearance
-//! over time for the plot, and the largest penetration depth within a contact event. Distances are exact per configuration (`query::distance`); over time, a
+//! over time for the plot, the clearance to the world and the self-clearance apart, and
+//! the largest penetration depth within a contact event. Distances are exact per
+//! configuration (`query::distance`); over time, a
 //! priority queue of (pair, time cell) ordered by a proven lower bound of the pair's
 //! distance over the cell spends work only where the clearance is small (seed 001
 //! digest §5.1, with the time-to-collision bound replaced by the pose enclosures'
@@ -8,10 +10,12 @@
 mod event_depth;
 mod min_clearance;
 mod profile;
+mod split;
 mod support_tree;
 mod world_distance;
 
 pub use event_depth::{body_named, contact_normal, max_depth_over};
 pub use min_clearance::{min_clearance, CellBounds, ClearanceOptions, ClearanceSearch, MinClearance};
+pub use split::{split_clearance, SplitClearance};
 pub use profile::{clearance_profile, ClearanceSample};
 pub use world_distance::{checked_element_pairs, pair_distance, pair_distance_tracked, world_distance, ElementHulls, PairDistance};

@@ -122,6 +122,46 @@ def test_launch_file_describes_the_node(launch_file):
     assert set(node.kwargs["parameters"][1]) <= declared_params
     if launch_file == "ccd_guard_gate.launch.py":
         assert "gate_controllers" in node.kwargs["parameters"][1]
+    # The log level goes in launch_ros's ros_arguments, not as the program's arguments.
+    assert "--ros-args" not in (node.kwargs.get("arguments") or [])
+    assert node.kwargs["ros_arguments"][0] == "--log-level"
+
+
+def test_the_node_takes_the_command_line_launch_ros_writes(tmp_path):
+    """The exact command line launch_ros's Node action builds (launch_ros/actions/node.py:
+    `arguments`, then `['--ros-args'] + ros_arguments`, then its own `--ros-args` section
+    with `-r __node:=NAME`, `-r __ns:=/` for an empty namespace, and one `--params-file`
+    per entry of `parameters`, a dict written by `_create_params_file_from_dict` to a
+    temporary file with `yaml.dump(..., default_flow_style=False)` under the node's full
+    name, its lists as Python tuples): the node starts with every parameter taken, says
+    it is ready, and stops with status 0 on SIGTERM."""
+    node = release_binary("ccd_guard", "cargo build --release")
+    demo = REPO / "assets" / "demo"
+    params = {"urdf_file": str(demo / "robot.urdf"), "srdf_file": str(demo / "robot.srdf"), "scene_file": str(demo / "scene.yaml"),
+              "gate_controllers": ("arm_controller", "other_controller"), "gate_min_clearance": 0.0, "method": "certified"}
+    temporary = tmp_path / "launch_params_k3j9x2ab"
+    temporary.write_text(yaml.dump({"/ccd_guard": {"ros__parameters": params}}, default_flow_style=False))
+    assert "!!python/tuple" in temporary.read_text(), "launch_ros writes lists as tuples"
+    argv = [str(node), "--ros-args", "--log-level", "info", "--ros-args", "-r", "__node:=ccd_guard", "-r", "__ns:=/",
+            "--params-file", str(REPO / "config" / "ccd_guard.yaml"), "--params-file", str(temporary)]
+    script = 'ip link set lo up; exec "$0" "$@"'
+    proc = subprocess.Popen(["unshare", "--net", "sh", "-c", script, *argv], stderr=subprocess.PIPE, text=True,
+                            env={k: v for k, v in os.environ.items() if k != "RUST_LOG"})
+    try:
+        ready = None
+        for line in proc.stderr:
+            if "ready:" in line:
+                ready = line
+                break
+        assert ready is not None, "the node did not start"
+        for words in ("/ccd_guard on domain", "robot 'demo_arm' (6 joints)", "/ccd_guard/arm_controller/follow_joint_trajectory",
+                      "/ccd_guard/other_controller/follow_joint_trajectory"):
+            assert words in ready, (words, ready)
+        proc.terminate()
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
 
 
 def test_moveit_controllers_point_at_the_gate():

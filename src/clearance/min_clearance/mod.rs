@@ -176,13 +176,7 @@ pub struct ClearanceSearch<'w> {
 /// The motion's minimum clearance over every checked pair (see [`ClearanceSearch`] to
 /// check several motions in one world).
 pub fn min_clearance(world: &CollisionWorld, motion: &JointMotion, options: &ClearanceOptions) -> Option<MinClearance> {
-    if motion.segments.is_empty() && motion.waypoints.len() == 1 {
-        // One configuration: its clearance, searched as a motion that stays there.
-        let mut held = ClearanceSearch::new(world).min_clearance(&stationary(motion), options)?;
-        held.time = motion.start_time();
-        return Some(held);
-    }
-    ClearanceSearch::new(world).min_clearance(motion, options)
+    ClearanceSearch::new(world).min_clearance_held(motion, options)
 }
 
 /// A one-point motion as a motion that holds its configuration for a second.
@@ -458,6 +452,12 @@ impl Search<'_, '_> {
 
 impl<'w> ClearanceSearch<'w> {
     pub fn new(world: &'w CollisionWorld) -> Self {
+        Self::with_pairs(world, checked_element_pairs(world))
+    }
+
+    /// The search over some of the checked element pairs (`(link element, other
+    /// element)`, as [`checked_element_pairs`] lists them).
+    pub fn with_pairs(world: &'w CollisionWorld, pairs: Vec<(usize, usize)>) -> Self {
         let balls = world.elements.iter().map(|e| BoundingBall { center: e.local_obb.center, radius: e.local_obb.half_extents.norm() * (1.0 + 1e-12) }).collect();
         let robot = &world.robot;
         // The joint that places each link, and the joints from a link up to the root.
@@ -474,7 +474,6 @@ impl<'w> ClearanceSearch<'w> {
             }
             chain
         };
-        let pairs = checked_element_pairs(world);
         let between = pairs
             .iter()
             .map(|&(a, b)| {
@@ -495,6 +494,17 @@ impl<'w> ClearanceSearch<'w> {
     /// The checked element pairs, in the order [`Self::cell_bounds`] numbers them.
     pub fn pairs(&self) -> &[(usize, usize)] {
         &self.pairs
+    }
+
+    /// [`Self::min_clearance`], where a one-point motion counts too: the clearance of its
+    /// configuration, searched as a motion that stays there.
+    pub fn min_clearance_held(&self, motion: &JointMotion, options: &ClearanceOptions) -> Option<MinClearance> {
+        if !(motion.segments.is_empty() && motion.waypoints.len() == 1) {
+            return self.min_clearance(motion, options);
+        }
+        let mut held = self.min_clearance(&stationary(motion), options)?;
+        held.time = motion.start_time();
+        Some(held)
     }
 
     /// The motion's minimum clearance, or `None` when no pairs are checked (or the
