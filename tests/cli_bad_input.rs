@@ -302,3 +302,23 @@ fn an_srdf_of_another_robot() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("link 'shoulder_link'") && stderr.contains("robot 'two'"), "{stderr}");
 }
+
+/// The plot of a 10,000-point trajectory stays readable (issue 15, item 8): sampled
+/// evenly, every 100th waypoint marked, one line per closest pair with a legend.
+#[test]
+fn the_plot_of_a_long_trajectory() {
+    let case = Case::new();
+    let mut text = String::from("joint_names: [j1]\npoints:\n");
+    for k in 0..10_000 {
+        text += &format!("  - {{positions: [{}], time_from_start: {}}}\n", 1.2 * k as f64 / 9999.0, k as f64 * 0.002);
+    }
+    case.write("long.yaml", &text);
+    let svg = case.path("long.svg");
+    let (code, out, err) = case.run("long.yaml", &["--method", "certified", "--plot", svg.to_str().unwrap()]);
+    assert!(code == 0 || code == 1, "{out}{err}");
+    let plot = fs::read_to_string(&svg).unwrap();
+    assert!(plot.len() < 400_000, "{} bytes", plot.len());
+    assert!(plot.contains("waypoints (every 100th of 10000)"), "the waypoints are thinned");
+    assert!(plot.contains("arm / post") || plot.contains("arm / base"), "a line per pair, named in the legend");
+    assert!(plot.matches("<polygon").count() <= 2 * 101 + 10, "{} polygons", plot.matches("<polygon").count());
+}

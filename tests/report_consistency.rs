@@ -189,3 +189,23 @@ fn world_and_self_clearance_apart() {
     }
     assert!(compared >= 4, "only {compared} free motions");
 }
+
+/// The plot's pair profiles: the pairs that come closest, closest first, and below zero
+/// by the depth where they overlap.
+#[test]
+fn pair_profiles_are_signed_and_ranked() {
+    use ccd_guard::clearance::{bodies_depth, pair_profiles};
+    let resolver = ResourceResolver::from_env(Vec::new());
+    let files = ccd_guard::check::InputFiles { urdf: demo("robot.urdf"), srdf: Some(demo("robot.srdf")), scene: Some(demo("scene.yaml")), trajectory: demo("traj_collide.yaml"), start_state: None };
+    let input = CheckInput::load(&files, &resolver).unwrap();
+    let profiles = pair_profiles(&input.world, &input.motion, 200, 4);
+    assert_eq!(profiles.len(), 4);
+    assert!(profiles.windows(2).all(|w| w[0].least <= w[1].least));
+    let first = &profiles[0];
+    assert_eq!((input.world.body_name(first.link), input.world.body_name(first.other)), ("gripper", "box"));
+    let deepest = first.samples.iter().min_by(|a, b| a.distance.total_cmp(&b.distance)).unwrap();
+    assert!(deepest.distance < -0.01, "{deepest:?}");
+    let poses = input.world.robot.link_poses(&input.motion.positions_at(deepest.time));
+    assert_eq!(deepest.distance, -bodies_depth(&input.world, first.link, first.other, &poses));
+    assert!(profiles[1..].iter().all(|p| p.least >= 0.0));
+}

@@ -20,10 +20,18 @@ const REFINEMENTS: usize = 25;
 
 /// The penetration of one element pair at `time` (`None` when apart): A is the pair's
 /// first element, B its second.
-fn pair_penetration_at(world: &CollisionWorld, motion: &JointMotion, (a, b): (usize, usize), time: Real) -> Option<Penetration> {
-    let poses = world.robot.link_poses(&motion.positions_at(time));
+fn pair_penetration_at(world: &CollisionWorld, motion: &JointMotion, pair: (usize, usize), time: Real) -> Option<Penetration> {
+    pair_penetration(world, pair, &world.robot.link_poses(&motion.positions_at(time)))
+}
+
+/// The largest depth of bodies `a` and `b` with the links at `poses` (0 when apart).
+pub fn bodies_depth(world: &CollisionWorld, a: Body, b: Body, poses: &[crate::math::Isometry3]) -> Real {
+    element_pairs(world, a, b).filter_map(|pair| pair_penetration(world, pair, poses)).map(|p| p.depth).fold(0.0, Real::max)
+}
+
+fn pair_penetration(world: &CollisionWorld, (a, b): (usize, usize), poses: &[crate::math::Isometry3]) -> Option<Penetration> {
     let (ea, eb) = (&world.elements[a], &world.elements[b]);
-    let (pa, pb) = (world.element_pose(ea, &poses), world.element_pose(eb, &poses));
+    let (pa, pb) = (world.element_pose(ea, poses), world.element_pose(eb, poses));
     match (&ea.shape, &eb.shape) {
         (Shape::VoxelMap(m), other) => voxel_map_penetration(m, &pa, other, &pb, true),
         (other, Shape::VoxelMap(m)) => voxel_map_penetration(m, &pb, other, &pa, false),

@@ -14,8 +14,8 @@ mod split;
 mod support_tree;
 mod world_distance;
 
-pub use event_depth::{body_named, contact_normal, max_depth_over};
+pub use event_depth::{bodies_depth, body_named, contact_normal, max_depth_over};
 pub use min_clearance::{min_clearance, CellBounds, ClearanceOptions, ClearanceSearch, MinClearance};
 pub use split::{split_clearance, SplitClearance};
-pub use profile::{clearance_profile, ClearanceSample};
+pub use profile::{clearance_profile, pair_profiles, ClearanceSample, PairProfile};
 pub use world_distance::{checked_element_pairs, pair_distance, pair_distance_tracked, world_distance, ElementHulls, PairDistance};

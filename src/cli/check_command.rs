@@ -1,7 +1,7 @@
 //! `ccd_guard check`.
 use ccd_guard::check::report::Report;
 use ccd_guard::check::clearance_plot::plot_clearance;
-use ccd_guard::clearance::clearance_profile;
+use ccd_guard::clearance::pair_profiles;
 use ccd_guard::check::{check_trajectory, CheckOptions, CheckOutcome, InputFiles, Method};
 use ccd_guard::robot::resources::ResourceResolver;
 use super::emit;
@@ -61,8 +61,10 @@ pub struct CheckArgs {
     package_dirs: Vec<(String, PathBuf)>,
 }
 
-/// Instants of the clearance plot (plus every waypoint).
+/// Instants of the clearance plot (plus the waypoints of a short trajectory).
 const PLOT_SAMPLES: usize = 600;
+/// Body pairs the plot draws: the ones that come closest.
+const PLOT_PAIRS: usize = 5;
 
 fn parse_package_dir(s: &str) -> Result<(String, PathBuf), String> {
     match s.split_once('=') {
@@ -109,8 +111,8 @@ pub fn run(args: CheckArgs) -> i32 {
         report.require_clearance(min);
     }
     if let Some(path) = &args.plot {
-        let samples = clearance_profile(&input.world, &input.motion, PLOT_SAMPLES);
-        if let Err(e) = plot_clearance(path, &samples, &input.motion.waypoint_times, &report) {
+        let profiles = pair_profiles(&input.world, &input.motion, PLOT_SAMPLES, PLOT_PAIRS);
+        if let Err(e) = plot_clearance(path, &input.world, &profiles, &input.motion.waypoint_times, &report) {
             return fail(&args, e);
         }
     }
