@@ -1,0 +1,260 @@
+//! Issue 16's benchmark: ccd_guard as a MoveIt user would run it, side by side in the same
+//! run with the sampling check they run today (coal through pinocchio at 0.05 and 0.01
+//! rad joint steps, stopping at the first colliding state: `benches/coal_sampling.py`).
+//!
+//! The Panda (STL meshes) and the UR5 (STL meshes, `ur5_gripper.srdf`) of
+//! example-robot-data, each in seeded scenes of 10-20 boxes, spheres and cylinders, with:
+//! - MoveIt-like plans: a straight joint move of up to 1 rad per joint in segments of at
+//!   most 0.05 rad, 0.1 s apart;
+//! - coarse plans: 3-20 waypoints 1 s apart, up to 1 rad per joint each;
+//!
+//! each free (dense sampling at 0.001 rad finds no contact, clearance over 5 mm), grazing
+//! (clearance 2-5 mm: the closest obstacle moved towards the robot) or colliding. Per
+//! kind: medians per trajectory of the certified `--first-only` check and of the whole
+//! report (one core, best of 3 runs per trajectory), the peer's at both steps (best of
+//! 3), and the ratios the issue's targets are stated in.
+//!
+//! `cargo bench --bench real_use` (needs `.venv`: `bash scripts/setup_python.sh`);
+//! `REAL_USE_CASES=N` cases per robot, plan kind and verdict kind (default 8).
+mod panda_scene;
+
+use ccd_guard::check::sampled::{check_sampled, SampledOptions};
+use ccd_guard::check::{check_trajectory, CheckInput, CheckOptions, Verdict};
+use ccd_guard::clearance::{min_clearance, ClearanceOptions};
+use ccd_guard::collision::{CollisionWorld, StateChecker};
+use ccd_guard::motion::{JointMotion, Trajectory, TrajectoryPoint};
+use ccd_guard::robot::resources::ResourceResolver;
+use ccd_guard::robot::{srdf, urdf, Robot};
+use ccd_guard::scene::parse_scene;
+use panda_scene::Rng;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A robot of example-robot-data.
+struct RobotFiles {
+    name: &'static str,
+    urdf: PathBuf,
+    srdf: PathBuf,
+}
+
+/// One trajectory to time: its world (robot and scene), the motion, what it is.
+struct Case {
+    robot: &'static str,
+    plan: &'static str,
+    kind: &'static str,
+    input: CheckInput,
+    scene: serde_json::Value,
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() { f64::NAN } else { v[v.len() / 2] }
+}
+
+/// Milliseconds of the best of three runs.
+fn best_of_3(run: &dyn Fn()) -> f64 {
+    (0..3)
+        .map(|_| {
+            let started = Instant::now();
+            run();
+            started.elapsed().as_secs_f64() * 1e3
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn world_of(robot: &Robot, disabled: &[srdf::DisabledPair], scene: &serde_json::Value, resolver: &ResourceResolver) -> CollisionWorld {
+    let scene = parse_scene(&scene.to_string(), Path::new("bench_scene.yaml"), resolver).expect("scene");
+    CollisionWorld::new(robot.clone(), scene, Some(disabled))
+}
+
+/// The motion through `points` (1 s or 0.1 s apart).
+fn motion_of(robot: &Robot, points: &[Vec<f64>], spacing: f64) -> JointMotion {
+    let names: Vec<String> = robot.variable_names().map(str::to_string).collect();
+    let points = points.iter().enumerate().map(|(k, q)| TrajectoryPoint { positions: q.clone(), velocities: None, accelerations: None, time_from_start: spacing * k as f64 }).collect();
+    JointMotion::new(robot, &Trajectory { joint_names: names, points }, None).expect("valid motion")
+}
+
+/// A plan from `q0`: MoveIt-like (one move in 0.05 rad segments) or coarse (3-20 moves).
+fn plan(robot: &Robot, rng: &mut Rng, q0: &[f64], coarse: bool) -> JointMotion {
+    let limits: Vec<(f64, f64)> = robot.variables.iter().map(|&j| (robot.joints[j].lower.max(-3.0), robot.joints[j].upper.min(3.0))).collect();
+    let step = |q: &[f64], rng: &mut Rng| q.iter().zip(&limits).map(|(v, (lo, hi))| (v + rng.uniform(-1.0, 1.0)).clamp(*lo, *hi)).collect::<Vec<f64>>();
+    if coarse {
+        let n = 3 + (rng.uniform(0.0, 17.999) as usize);
+        let mut points = vec![q0.to_vec()];
+        for _ in 1..n {
+            let next = step(points.last().unwrap(), rng);
+            points.push(next);
+        }
+        motion_of(robot, &points, 1.0)
+    } else {
+        let q1 = step(q0, rng);
+        let largest = q0.iter().zip(&q1).map(|(a, b)| (b - a).abs()).fold(0.0, f64::max);
+        let n = ((largest / 0.05).ceil() as usize).max(1);
+        let points: Vec<Vec<f64>> = (0..=n).map(|k| q0.iter().zip(&q1).map(|(a, b)| a + (b - a) * k as f64 / n as f64).collect()).collect();
+        motion_of(robot, &points, 0.1)
+    }
+}
+
+/// A seeded scene of `count` objects in the robot's reach, as scene-file JSON.
+fn scene(rng: &mut Rng, count: usize) -> serde_json::Value {
+    let mut objects = Vec::new();
+    for i in 0..count {
+        let (x, y, z) = loop {
+            let (x, y, z) = (rng.uniform(-0.8, 0.8), rng.uniform(-0.8, 0.8), rng.uniform(0.0, 1.1));
+            if (x * x + y * y).sqrt() > 0.25 {
+                break (x, y, z);
+            }
+        };
+        let q = [rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0)];
+        let n = q.iter().map(|v| v * v).sum::<f64>().sqrt();
+        let (kind, dimensions) = match i % 3 {
+            0 => ("box", vec![rng.uniform(0.04, 0.25), rng.uniform(0.04, 0.25), rng.uniform(0.04, 0.25)]),
+            1 => ("sphere", vec![rng.uniform(0.02, 0.12)]),
+            _ => ("cylinder", vec![rng.uniform(0.05, 0.3), rng.uniform(0.02, 0.08)]),
+        };
+        objects.push(serde_json::json!({"id": format!("obj{i}"), "type": kind, "dimensions": dimensions, "pose": {"position": [x, y, z], "orientation": q.map(|v| v / n)}}));
+    }
+    serde_json::json!({ "objects": objects })
+}
+
+/// The cases of one robot: `per_kind` of each plan kind and verdict kind.
+fn cases(files: &RobotFiles, resolver: &ResourceResolver, per_kind: usize, seed: u64) -> Vec<Case> {
+    let robot = urdf::load_urdf(&files.urdf, resolver).expect("robot");
+    let disabled = srdf::parse_for_robot(&std::fs::read_to_string(&files.srdf).unwrap(), &files.srdf, &robot).expect("srdf");
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    let mut counts: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    for attempt in 0..4000 {
+        if counts.len() == 6 && counts.values().all(|&n| n >= per_kind) {
+            break;
+        }
+        let coarse = attempt % 2 == 1;
+        let plan_kind = if coarse { "coarse" } else { "MoveIt-like" };
+        let count = 10 + (rng.uniform(0.0, 10.999) as usize);
+        let mut scene_value = scene(&mut rng, count);
+        let world = world_of(&robot, &disabled, &scene_value, resolver);
+        let q0: Vec<f64> = robot.variables.iter().map(|&j| rng.uniform(robot.joints[j].lower.max(-3.0), robot.joints[j].upper.min(3.0))).collect();
+        if !StateChecker::new(&world).contacts(&q0, true).is_empty() {
+            continue;
+        }
+        let motion = plan(&robot, &mut rng, &q0, coarse);
+        let input = CheckInput { world: Arc::new(world), motion };
+        let dense = check_sampled(&input, &SampledOptions { resolution: 0.001, first_only: true, tolerance: 0.001 });
+        let kind = if dense.verdict == Verdict::Collision {
+            "colliding"
+        } else {
+            let Some(c) = min_clearance(&input.world, &input.motion, &ClearanceOptions::default()) else { continue };
+            if c.closest.distance > 0.005 && counts.get(&(plan_kind, "free")).copied().unwrap_or(0) < per_kind {
+                "free"
+            } else {
+                // Grazing: the closest obstacle moved towards the robot, to about 3.5 mm.
+                let (_, b) = c.closest.elements;
+                let ccd_guard::collision::Body::Obstacle(o) = input.world.elements[b].body else { continue };
+                let shift = (c.closest.point_a - c.closest.point_b).normalize() * (c.closest.distance - 0.0035);
+                let id = input.world.scene.objects[o].id.clone();
+                for object in scene_value["objects"].as_array_mut().unwrap() {
+                    if object["id"] == id.as_str() {
+                        for (k, v) in object["pose"]["position"].as_array_mut().unwrap().iter_mut().enumerate() {
+                            *v = serde_json::json!(v.as_f64().unwrap() + shift[k]);
+                        }
+                    }
+                }
+                let moved = Arc::new(world_of(&robot, &disabled, &scene_value, resolver));
+                let input = CheckInput { world: moved, motion: input.motion.clone() };
+                let dense = check_sampled(&input, &SampledOptions { resolution: 0.001, first_only: true, tolerance: 0.001 });
+                let grazes = dense.verdict != Verdict::Collision
+                    && min_clearance(&input.world, &input.motion, &ClearanceOptions::default()).is_some_and(|c| (0.002..=0.005).contains(&c.closest.distance));
+                let entry = counts.entry((plan_kind, "grazing")).or_insert(0);
+                if grazes && *entry < per_kind {
+                    *entry += 1;
+                    out.push(Case { robot: files.name, plan: plan_kind, kind: "grazing", input, scene: scene_value });
+                }
+                continue;
+            }
+        };
+        let entry = counts.entry((plan_kind, kind)).or_insert(0);
+        if *entry < per_kind {
+            *entry += 1;
+            out.push(Case { robot: files.name, plan: plan_kind, kind, input, scene: scene_value });
+        }
+    }
+    out
+}
+
+/// The peer's seconds per case and step (`None` when the peer cannot run).
+fn peer(robots: &[RobotFiles], prefix: &Path, cases: &[Case]) -> Option<Vec<BTreeMap<String, f64>>> {
+    let dir = tempfile::tempdir().ok()?;
+    let robots: serde_json::Map<String, serde_json::Value> =
+        robots.iter().map(|r| (r.name.to_string(), serde_json::json!({"urdf": r.urdf, "srdf": r.srdf, "prefix": prefix}))).collect();
+    let cases: Vec<serde_json::Value> = cases
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "robot": c.robot, "objects": c.scene["objects"],
+                "joint_names": c.input.world.robot.variable_names().collect::<Vec<_>>(),
+                "waypoints": c.input.motion.waypoints,
+            })
+        })
+        .collect();
+    let request = serde_json::json!({"robots": robots, "cases": cases, "resolutions": [0.05, 0.01], "repeats": 3});
+    let path = dir.path().join("request.json");
+    std::fs::write(&path, request.to_string()).ok()?;
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = Command::new(format!("{root}/.venv/bin/python")).arg(format!("{root}/benches/coal_sampling.py")).arg(&path).output().ok()?;
+    if !out.status.success() {
+        eprintln!("coal_sampling.py failed: {}", String::from_utf8_lossy(&out.stderr));
+        return None;
+    }
+    let answer: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).ok()?;
+    Some(answer.iter().map(|a| ["0.05", "0.01"].iter().map(|s| (s.to_string(), a[*s]["seconds"].as_f64().unwrap_or(f64::NAN) * 1e3)).collect()).collect())
+}
+
+fn main() {
+    let _ = rayon::ThreadPoolBuilder::new().num_threads(1).build_global();
+    let per_kind: usize = std::env::var("REAL_USE_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(8);
+    let prefix = panda_scene::cmeel_prefix();
+    let robots_dir = prefix.join("share/example-robot-data/robots");
+    let robots = [
+        RobotFiles { name: "panda", urdf: robots_dir.join("panda_description/urdf/panda.urdf"), srdf: robots_dir.join("panda_description/srdf/panda.srdf") },
+        RobotFiles { name: "ur5", urdf: robots_dir.join("ur_description/urdf/ur5_robot.urdf"), srdf: robots_dir.join("ur_description/srdf/ur5_gripper.srdf") },
+    ];
+    let resolver = ResourceResolver { ament_prefix_path: vec![prefix.clone()], ..ResourceResolver::default() };
+    let mut all = Vec::new();
+    for (k, r) in robots.iter().enumerate() {
+        all.extend(cases(r, &resolver, per_kind, 16 + k as u64));
+    }
+    let whole = CheckOptions::default();
+    let first_only = CheckOptions { first_only: true, ..whole };
+    let ours: Vec<(f64, f64)> = all.iter().map(|c| (best_of_3(&|| drop(check_trajectory(&c.input, &first_only))), best_of_3(&|| drop(check_trajectory(&c.input, &whole))))).collect();
+    let theirs = peer(&robots, &prefix, &all);
+    println!("{} trajectories; medians per trajectory (ms), one core; ratios to coal sampling at 0.05 rad", all.len());
+    println!("{:<6} {:<12} {:<10} {:>3} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>11} {:>7}", "robot", "plan", "kind", "n", "first", "whole", "coal.05", "coal.01", "first/.05", "whole/.05", "whole/first", "points");
+    let mut groups: BTreeMap<(&str, &str, &str), Vec<usize>> = BTreeMap::new();
+    for (i, c) in all.iter().enumerate() {
+        groups.entry((c.robot, c.plan, c.kind)).or_default().push(i);
+    }
+    let long: Vec<usize> = all.iter().enumerate().filter(|(_, c)| c.plan == "coarse" && c.input.motion.waypoints.len() >= 15).map(|(i, _)| i).collect();
+    let mut rows: Vec<(String, Vec<usize>)> = groups.into_iter().map(|((r, p, k), v)| (format!("{r:<6} {p:<12} {k:<10}"), v)).collect();
+    rows.push((format!("{:<6} {:<12} {:<10}", "all", "coarse 15-20", "all"), long));
+    rows.push((format!("{:<6} {:<12} {:<10}", "all", "all", "all"), (0..all.len()).collect()));
+    for (label, idx) in rows {
+        let first = median(idx.iter().map(|&i| ours[i].0).collect());
+        let whole_ms = median(idx.iter().map(|&i| ours[i].1).collect());
+        let ratio = median(idx.iter().map(|&i| ours[i].1 / ours[i].0).collect());
+        let points = median(idx.iter().map(|&i| all[i].input.motion.waypoints.len() as f64).collect());
+        let (c05, c01) = match &theirs {
+            Some(t) => (median(idx.iter().map(|&i| t[i]["0.05"]).collect()), median(idx.iter().map(|&i| t[i]["0.01"]).collect())),
+            None => (f64::NAN, f64::NAN),
+        };
+        // Medians of the per-trajectory ratios to the peer at 0.05 rad.
+        let to_peer = |pick: fn(&(f64, f64)) -> f64| match &theirs {
+            Some(t) => median(idx.iter().map(|&i| pick(&ours[i]) / t[i]["0.05"]).collect()),
+            None => f64::NAN,
+        };
+        let (first_ratio, whole_ratio) = (to_peer(|o| o.0), to_peer(|o| o.1));
+        println!("{label} {:>3} {first:>9.2} {whole_ms:>9.2} {c05:>9.2} {c01:>9.2} {first_ratio:>10.2} {whole_ratio:>10.2} {ratio:>11.2} {points:>7.0}", idx.len());
+    }
+}
