@@ -15,7 +15,8 @@
 //! 3), and the ratios the targets are stated in.
 //!
 //! `cargo bench --bench real_use` (needs `.venv`: `bash scripts/setup_python.sh`);
-//! `REAL_USE_CASES=N` cases per robot, plan kind and verdict kind (default 8).
+//! `REAL_USE_CASES=N` cases per robot, plan kind and verdict kind (default 8);
+//! `REAL_USE_KIND=free|grazing|colliding` times only that kind (for a profiler).
 mod panda_scene;
 
 use ccd_guard::check::sampled::{check_sampled, SampledOptions};
@@ -225,6 +226,9 @@ fn main() {
     let mut all = Vec::new();
     for (k, r) in robots.iter().enumerate() {
         all.extend(cases(r, &resolver, per_kind, 16 + k as u64));
+    }
+    if let Ok(kind) = std::env::var("REAL_USE_KIND") {
+        all.retain(|c| c.kind == kind);
     }
     let whole = CheckOptions::default();
     let first_only = CheckOptions { first_only: true, ..whole };
