@@ -201,6 +201,7 @@ fn gate_parameters_from_params_files_and_the_command_line() {
     assert_eq!(load(&["--ros-args", "-p", "gate_controllers:=a,b"]).unwrap().gate_controllers, vec!["a".to_string(), "b".to_string()]);
     for (args, words) in [
         (["--ros-args", "-p", "gate_controllers:=[/abs]"], "not a controller name"),
+        (["--ros-args", "-p", "gate_controllers:=[a, b, a]"], "'a' is named twice (entries 1 and 3)"),
         (["--ros-args", "-p", "gate_min_clearance:=-1"], "gate_min_clearance"),
         (["--ros-args", "-p", "gate_recheck_period:=x"], "gate_recheck_period"),
     ] {

@@ -155,6 +155,9 @@ impl NodeParameters {
                     if let Some(n) = names.iter().find(|n| !valid_controller_name(n)) {
                         return Err(format!("parameter 'gate_controllers': '{n}' is not a controller name (letters, digits, '_' and '/')"));
                     }
+                    if let Some((k, n)) = names.iter().enumerate().find(|(k, n)| names[..*k].contains(n)) {
+                        return Err(format!("parameter 'gate_controllers': '{n}' is named twice (entries {} and {})", names.iter().position(|m| m == n).unwrap_or(0) + 1, k + 1));
+                    }
                     p.gate_controllers = names;
                 }
                 "gate_controllers_namespace" => p.gate_controllers_namespace = string(value).ok_or_else(|| bad("a string"))?,
