@@ -16,7 +16,8 @@
 //!
 //! `cargo bench --bench real_use` (needs `.venv`: `bash scripts/setup_python.sh`);
 //! `REAL_USE_CASES=N` cases per robot, plan kind and verdict kind (default 8);
-//! `REAL_USE_KIND=free|grazing|colliding` times only that kind (for a profiler).
+//! `REAL_USE_KIND=free|grazing|colliding` times only that kind (for a profiler);
+//! `REAL_USE_THREADS=N` lets the checks use N cores (the peer is single-threaded).
 mod panda_scene;
 
 use ccd_guard::check::sampled::{check_sampled, SampledOptions};
@@ -214,7 +215,8 @@ fn peer(robots: &[RobotFiles], prefix: &Path, cases: &[Case]) -> Option<Vec<BTre
 }
 
 fn main() {
-    let _ = rayon::ThreadPoolBuilder::new().num_threads(1).build_global();
+    let threads: usize = std::env::var("REAL_USE_THREADS").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
+    let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global();
     let per_kind: usize = std::env::var("REAL_USE_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(8);
     let prefix = panda_scene::cmeel_prefix();
     let robots_dir = prefix.join("share/example-robot-data/robots");
@@ -234,7 +236,7 @@ fn main() {
     let first_only = CheckOptions { first_only: true, ..whole };
     let ours: Vec<(f64, f64)> = all.iter().map(|c| (best_of_3(&|| drop(check_trajectory(&c.input, &first_only))), best_of_3(&|| drop(check_trajectory(&c.input, &whole))))).collect();
     let theirs = peer(&robots, &prefix, &all);
-    println!("{} trajectories; medians per trajectory (ms), one core; ratios to coal sampling at 0.05 rad", all.len());
+    println!("{} trajectories; medians per trajectory (ms), {threads} core(s); ratios to coal sampling at 0.05 rad", all.len());
     println!("{:<6} {:<12} {:<10} {:>3} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>11} {:>7}", "robot", "plan", "kind", "n", "first", "whole", "coal.05", "coal.01", "first/.05", "whole/.05", "whole/first", "points");
     let mut groups: BTreeMap<(&str, &str, &str), Vec<usize>> = BTreeMap::new();
     for (i, c) in all.iter().enumerate() {

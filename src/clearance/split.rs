@@ -16,14 +16,16 @@ pub struct SplitClearance {
     pub self_collision: Option<MinClearance>,
 }
 
-/// Both clearances of the motion.
+/// Both clearances of the motion, the two searches side by side where there are cores
+/// for both (rayon).
 pub fn split_clearance(world: &CollisionWorld, motion: &JointMotion, options: &ClearanceOptions) -> SplitClearance {
     let (to_world, to_self): (Vec<_>, Vec<_>) = checked_element_pairs(world).into_iter().partition(|&(_, b)| matches!(world.elements[b].body, Body::Obstacle(_)));
     let search = |pairs: Vec<(usize, usize)>| match pairs.is_empty() {
         true => None,
         false => ClearanceSearch::with_pairs(world, pairs).min_clearance_held(motion, options),
     };
-    SplitClearance { world: search(to_world), self_collision: search(to_self) }
+    let (world, self_collision) = rayon::join(|| search(to_world), || search(to_self));
+    SplitClearance { world, self_collision }
 }
 
 impl SplitClearance {
