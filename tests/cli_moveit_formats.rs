@@ -196,3 +196,20 @@ fn bad_moveit_files_are_clear_errors() {
     assert_eq!(code, 2);
     assert!(err.contains("display.yaml") && err.contains("not finite"), "{err}");
 }
+
+/// A DisplayTrajectory whose start state holds an object: the object is part of the
+/// world (never left out while the motion is certified).
+#[test]
+fn a_display_trajectory_start_state_holds_objects() {
+    let dir = tempfile::tempdir().unwrap();
+    let (names, points) = demo_points("traj_free.yaml");
+    let part = format!("- joint_trajectory:\n{}", joint_trajectory_echo(&names, &points, "    "));
+    let bar = "  attached_collision_objects:\n  - link_name: gripper\n    object:\n      header:\n        frame_id: gripper\n      id: bar\n      primitives:\n      - type: 1\n        dimensions: [0.05, 0.05, 1.2]\n      primitive_poses:\n      - {}\n      operation: 0\n";
+    let path = dir.path().join("display.yaml");
+    fs::write(&path, format!("trajectory:\n{part}trajectory_start:\n{bar}---\n")).unwrap();
+    let (code, report, err) = check(Some(&demo("scene.yaml")), &path, &[]);
+    assert_eq!(code, 1, "{report} {err}");
+    assert!(report["contacts"].as_array().unwrap().iter().any(|c| c["link"] == "bar"), "{report}");
+    fs::write(&path, format!("trajectory:\n{part}---\n")).unwrap();
+    assert_eq!(check(Some(&demo("scene.yaml")), &path, &[]).0, 0);
+}

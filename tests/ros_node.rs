@@ -575,3 +575,20 @@ fn what_the_allowed_collision_matrix_allows_is_not_a_collision() {
     let allowed = guard.check(&job).verdict;
     assert!(allowed.contacts.iter().all(|c| c.other != "box"), "{:?}", allowed.contacts);
 }
+
+#[test]
+fn objects_the_start_state_holds_are_part_of_the_world() {
+    // A DisplayTrajectory whose trajectory_start holds a long bar in the gripper: the free
+    // demo motion swings it into the cell. Left out, the motion would be certified free.
+    let mut guard = demo_guard();
+    let plan = msg::DisplayTrajectory { trajectory: vec![msg::RobotTrajectory { joint_trajectory: demo_trajectory("traj_free.yaml"), ..Default::default() }], ..Default::default() };
+    let free = guard.check(&TrajectoryJob::from_display_trajectory("display_planned_path", plan.clone())).verdict;
+    assert_eq!((free.verdict.as_str(), free.certified), ("collision_free", true));
+    let mut holding = plan;
+    let mut bar = box_object("bar", "gripper", [0.0, 0.0, 0.0], msg::CollisionObject::ADD);
+    bar.primitives[0].dimensions = vec![0.05, 0.05, 1.2];
+    holding.trajectory_start.attached_collision_objects = vec![msg::AttachedCollisionObject { link_name: "gripper".into(), object: bar, ..Default::default() }];
+    let v = guard.check(&TrajectoryJob::from_display_trajectory("display_planned_path", holding)).verdict;
+    assert_ne!(v.verdict, "collision_free", "{:?}", v.contacts);
+    assert!(v.contacts.iter().any(|c| c.link == "bar"), "{:?}", v.contacts);
+}

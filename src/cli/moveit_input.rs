@@ -28,11 +28,23 @@ use std::path::Path;
 /// in the joints the trajectory leaves out.
 pub fn load_input(files: &InputFiles, resolver: &ResourceResolver) -> InputResult<CheckInput> {
     let (robot, disabled) = load_robot(files, resolver)?;
-    let (world, scene_state) = match &files.scene {
-        Some(path) => load_world(path, resolver, robot, disabled)?,
-        None => (CollisionWorld::new(robot, Scene::default(), disabled.as_deref()), None),
+    let (trajectory, trajectory_start, attached) = load_trajectory_any(&files.trajectory)?;
+    let (state, scene_state) = match &files.scene {
+        Some(path) => load_world(path, resolver, robot, disabled.clone())?,
+        None => (SceneWorld::Plain(CollisionWorld::new(robot, Scene::default(), disabled.as_deref())), None),
     };
-    let (trajectory, trajectory_start) = load_trajectory_any(&files.trajectory)?;
+    let world = match (state, attached.is_empty()) {
+        (SceneWorld::Plain(world), true) => world,
+        (SceneWorld::Planning(state), true) => state.collision_world(),
+        (state, false) => {
+            // Objects the plan's start state holds join the scene, through the node's code.
+            let state = match state {
+                SceneWorld::Planning(state) => state,
+                SceneWorld::Plain(world) => PlanningSceneState::new(world.robot, disabled, world.scene, ""),
+            };
+            state.with_attached(trajectory_start.as_ref(), &attached).map_err(|e| InputError::in_file(&files.trajectory, format!("trajectory_start: {e}")))?
+        }
+    };
     let mut start = scene_state.unwrap_or_default();
     for given in [trajectory_start, files.start_state.as_deref().map(load_joint_state).transpose()?].into_iter().flatten() {
         start.overlay(&given);
@@ -50,9 +62,18 @@ fn malformed(path: &Path, what: &str, e: impl std::fmt::Display) -> InputError {
     InputError::in_file(path, format!("malformed {what}: {e}"))
 }
 
+/// A scene as a world, or as the node's planning scene where a MoveIt message built it.
+enum SceneWorld {
+    Plain(CollisionWorld),
+    Planning(PlanningSceneState),
+}
+
 /// A trajectory file: the contract's format (which a JointTrajectory echo also is), or a
-/// RobotTrajectory or DisplayTrajectory echo; with the start state the latter gives.
-fn load_trajectory_any(path: &Path) -> InputResult<(Trajectory, Option<JointState>)> {
+/// RobotTrajectory or DisplayTrajectory echo; with the start state and the objects it
+/// holds that the latter gives.
+type TrajectoryParts = (Trajectory, Option<JointState>, Vec<msg::AttachedCollisionObject>);
+
+fn load_trajectory_any(path: &Path) -> InputResult<TrajectoryParts> {
     let text = first_document(&ccd_guard::error::read_text(path)?);
     let value: Value = serde_norway::from_str(&text).map_err(|e| malformed(path, "trajectory", e))?;
     let display = if value.get("trajectory").is_some_and(Value::is_sequence) {
@@ -61,15 +82,16 @@ fn load_trajectory_any(path: &Path) -> InputResult<(Trajectory, Option<JointStat
         let part = serde_norway::from_value::<msg::RobotTrajectory>(value).map_err(|e| malformed(path, "moveit_msgs/RobotTrajectory", e))?;
         msg::DisplayTrajectory { trajectory: vec![part], ..Default::default() }
     } else {
-        return Ok((parse_trajectory(&text, path)?, None));
+        return Ok((parse_trajectory(&text, path)?, None, Vec::new()));
     };
     let job = TrajectoryJob::from_display_trajectory(&path.display().to_string(), display);
-    job.trajectory().map_err(|e| InputError::in_file(path, e))
+    let (trajectory, start) = job.trajectory().map_err(|e| InputError::in_file(path, e))?;
+    Ok((trajectory, start, job.attached))
 }
 
 /// The world of a scene file: the contract's YAML, a PlanningScene echo or MoveIt's
 /// `.scene` text; with the robot state a PlanningScene gives.
-fn load_world(path: &Path, resolver: &ResourceResolver, robot: ccd_guard::robot::Robot, disabled: Option<Vec<ccd_guard::robot::srdf::DisabledPair>>) -> InputResult<(CollisionWorld, Option<JointState>)> {
+fn load_world(path: &Path, resolver: &ResourceResolver, robot: ccd_guard::robot::Robot, disabled: Option<Vec<ccd_guard::robot::srdf::DisabledPair>>) -> InputResult<(SceneWorld, Option<JointState>)> {
     let scene = if path.extension().is_some_and(|e| e == "scene") {
         let objects = parse_scene_text(&ccd_guard::error::read_text(path)?).map_err(|e| InputError::in_file(path, e))?;
         msg::PlanningScene { is_diff: true, world: msg::PlanningSceneWorld { collision_objects: objects, ..Default::default() }, ..Default::default() }
@@ -78,7 +100,7 @@ fn load_world(path: &Path, resolver: &ResourceResolver, robot: ccd_guard::robot:
         let value: Value = serde_norway::from_str(&text).map_err(|e| malformed(path, "scene", e))?;
         let is_message = value.get("objects").is_none() && ["world", "robot_state", "allowed_collision_matrix", "is_diff"].iter().any(|k| value.get(k).is_some());
         if !is_message {
-            return Ok((CollisionWorld::new(robot, load_scene(path, resolver)?, disabled.as_deref()), None));
+            return Ok((SceneWorld::Plain(CollisionWorld::new(robot, load_scene(path, resolver)?, disabled.as_deref())), None));
         }
         serde_norway::from_value(value).map_err(|e| malformed(path, "moveit_msgs/PlanningScene", e))?
     };
@@ -87,5 +109,5 @@ fn load_world(path: &Path, resolver: &ResourceResolver, robot: ccd_guard::robot:
     // an error here.
     state.apply_planning_scene(&scene).map_err(|e| InputError::in_file(path, e))?;
     let joints = state.current_state();
-    Ok((state.collision_world(), (!joints.name.is_empty()).then_some(joints)))
+    Ok((SceneWorld::Planning(state), (!joints.name.is_empty()).then_some(joints)))
 }

@@ -28,13 +28,16 @@ pub struct TrajectoryJob {
     pub start_state: Option<msg::JointState>,
     /// Multi-DOF joints the plan moves (not supported: the verdict says so).
     pub multi_dof_joints: Vec<String>,
+    /// Objects the start state holds (a DisplayTrajectory's `trajectory_start`): part of
+    /// the world for this motion.
+    pub attached: Vec<msg::AttachedCollisionObject>,
     /// The method asked for; `None`: the node's parameter.
     pub method: Option<Method>,
 }
 
 impl TrajectoryJob {
     pub fn from_joint_trajectory(source: &str, trajectory: msg::JointTrajectory) -> Self {
-        Self { source: source.into(), stamp: trajectory.header.stamp, parts: vec![trajectory], start_state: None, multi_dof_joints: Vec::new(), method: None }
+        Self { source: source.into(), stamp: trajectory.header.stamp, parts: vec![trajectory], start_state: None, multi_dof_joints: Vec::new(), attached: Vec::new(), method: None }
     }
 
     /// move_group's `DisplayTrajectory`: its parts in order, from `trajectory_start`.
@@ -49,6 +52,7 @@ impl TrajectoryJob {
             parts: display.trajectory.into_iter().map(|t| t.joint_trajectory).collect(),
             start_state: (!start.name.is_empty()).then_some(start),
             multi_dof_joints,
+            attached: display.trajectory_start.attached_collision_objects.clone(),
             method: None,
         }
     }
@@ -292,7 +296,14 @@ impl Guard {
     /// The world and the motion of a job, or why not.
     fn prepare(&mut self, job: &TrajectoryJob) -> Result<CheckInput, String> {
         let (trajectory, start) = job.trajectory()?;
-        self.prepare_motion(&trajectory, start.as_ref())
+        let mut input = self.prepare_motion(&trajectory, start.as_ref())?;
+        if !job.attached.is_empty() {
+            // The start state's attached objects join the scene for this motion (they add
+            // fixed joints only, so the motion fits the world they make).
+            let world = self.scene()?.with_attached(start.as_ref(), &job.attached).map_err(|e| format!("trajectory_start: {e}"))?;
+            input.world = Arc::new(world);
+        }
+        Ok(input)
     }
 
     /// The world and the motion along `trajectory`: the joints it leaves out hold their

@@ -235,6 +235,19 @@ impl PlanningSceneState {
         Ok(())
     }
 
+    /// The world of this scene with `attached` objects added, their frames placed at
+    /// `joints` (over the latest values): a plan's start state that holds objects.
+    pub fn with_attached(&self, joints: Option<&crate::motion::JointState>, attached: &[msg::AttachedCollisionObject]) -> Result<CollisionWorld, String> {
+        let mut scene = self.clone();
+        if let Some(joints) = joints {
+            scene.update_joints(&joints.name, &joints.position)?;
+        }
+        for object in attached {
+            scene.apply_attached_object(object)?;
+        }
+        Ok(scene.collision_world())
+    }
+
     /// Applies a `PlanningScene`: a full scene replaces the objects, the attached objects
     /// and the matrix; a diff changes what it names. Bad joint values change nothing;
     /// otherwise every part that can be taken in is, the rest is rejected (a bad matrix
