@@ -14,22 +14,10 @@ import json
 import sys
 import time
 
-import coal
 import numpy as np
 import pinocchio as pin
 
-
-def shape(obj):
-    d = obj["dimensions"]
-    if obj["type"] == "box":
-        return coal.Box(*d)
-    if obj["type"] == "sphere":
-        return coal.Sphere(d[0])
-    if obj["type"] == "cylinder":
-        return coal.Cylinder(d[1], d[0])
-    if obj["type"] == "cone":
-        return coal.Cone(d[1], d[0])
-    raise ValueError(obj["type"])
+from coal_discrete import shape  # the scene's objects as coal shapes, as the discrete bench has them
 
 
 class Robot:

@@ -50,9 +50,14 @@ pub fn cmeel_prefix() -> PathBuf {
 /// A seeded scene of 20 boxes, spheres and cylinders around the Panda, as scene-file
 /// JSON (which is also YAML).
 pub fn scene_json(seed: u64) -> String {
-    let mut rng = Rng::new(seed);
+    scene_objects(&mut Rng::new(seed), 20).to_string()
+}
+
+/// `count` boxes, spheres and cylinders in a robot's reach (outside 0.25 m of its base
+/// axis), drawn from `rng`, as a scene file's JSON value.
+pub fn scene_objects(rng: &mut Rng, count: usize) -> serde_json::Value {
     let mut objects = Vec::new();
-    for i in 0..20 {
+    for i in 0..count {
         let (x, y, z) = loop {
             let (x, y, z) = (rng.uniform(-0.8, 0.8), rng.uniform(-0.8, 0.8), rng.uniform(0.0, 1.1));
             if (x * x + y * y).sqrt() > 0.25 {
@@ -71,7 +76,7 @@ pub fn scene_json(seed: u64) -> String {
             "pose": {"position": [x, y, z], "orientation": q.map(|v| v / n)},
         }));
     }
-    serde_json::json!({ "objects": objects }).to_string()
+    serde_json::json!({ "objects": objects })
 }
 
 pub fn load(states: usize) -> PandaBench {

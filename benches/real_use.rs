@@ -100,28 +100,6 @@ fn plan(robot: &Robot, rng: &mut Rng, q0: &[f64], coarse: bool) -> JointMotion {
     }
 }
 
-/// A seeded scene of `count` objects in the robot's reach, as scene-file JSON.
-fn scene(rng: &mut Rng, count: usize) -> serde_json::Value {
-    let mut objects = Vec::new();
-    for i in 0..count {
-        let (x, y, z) = loop {
-            let (x, y, z) = (rng.uniform(-0.8, 0.8), rng.uniform(-0.8, 0.8), rng.uniform(0.0, 1.1));
-            if (x * x + y * y).sqrt() > 0.25 {
-                break (x, y, z);
-            }
-        };
-        let q = [rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0)];
-        let n = q.iter().map(|v| v * v).sum::<f64>().sqrt();
-        let (kind, dimensions) = match i % 3 {
-            0 => ("box", vec![rng.uniform(0.04, 0.25), rng.uniform(0.04, 0.25), rng.uniform(0.04, 0.25)]),
-            1 => ("sphere", vec![rng.uniform(0.02, 0.12)]),
-            _ => ("cylinder", vec![rng.uniform(0.05, 0.3), rng.uniform(0.02, 0.08)]),
-        };
-        objects.push(serde_json::json!({"id": format!("obj{i}"), "type": kind, "dimensions": dimensions, "pose": {"position": [x, y, z], "orientation": q.map(|v| v / n)}}));
-    }
-    serde_json::json!({ "objects": objects })
-}
-
 /// The cases of one robot: `per_kind` of each plan kind and verdict kind.
 fn cases(files: &RobotFiles, resolver: &ResourceResolver, per_kind: usize, seed: u64) -> Vec<Case> {
     let robot = urdf::load_urdf(&files.urdf, resolver).expect("robot");
@@ -136,7 +114,7 @@ fn cases(files: &RobotFiles, resolver: &ResourceResolver, per_kind: usize, seed:
         let coarse = attempt % 2 == 1;
         let plan_kind = if coarse { "coarse" } else { "MoveIt-like" };
         let count = 10 + (rng.uniform(0.0, 10.999) as usize);
-        let mut scene_value = scene(&mut rng, count);
+        let mut scene_value = panda_scene::scene_objects(&mut rng, count);
         let world = world_of(&robot, &disabled, &scene_value, resolver);
         let q0: Vec<f64> = robot.variables.iter().map(|&j| rng.uniform(robot.joints[j].lower.max(-3.0), robot.joints[j].upper.min(3.0))).collect();
         if !StateChecker::new(&world).contacts(&q0, true).is_empty() {
