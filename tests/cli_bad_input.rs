@@ -231,6 +231,18 @@ fn min_clearance_exit_status() {
     let (status, out, _) = case.run("free.yaml", &["--method", "certified", "--min-clearance", &over, "--format", "text"]);
     assert_eq!(status, 4);
     assert!(out.contains("closer than the required clearance"), "{out}");
+    // --first-only answers the verdict alone: no clearance, unless one is required.
+    let (status, out, _) = case.run("free.yaml", &["--method", "certified", "--first-only"]);
+    assert_eq!(status, 0, "{out}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((report["certified"].clone(), report["min_clearance"].clone()), (true.into(), serde_json::Value::Null), "{out}");
+    assert!(report.get("closest_approach").is_none_or(|c| c.is_null()), "{out}");
+    for (required, status_wanted) in [(&under, 0), (&over, 4)] {
+        let (status, out, _) = case.run("free.yaml", &["--method", "certified", "--first-only", "--min-clearance", required]);
+        assert_eq!(status, status_wanted, "{out}");
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(report["closest_approach"]["lower_bound"].as_f64(), Some(proven), "{out}");
+    }
     // Through the post: a collision stays exit 1 whatever the required clearance.
     case.write("through.yaml", "joint_names: [j1]\npoints:\n  - positions: [0.0]\n    time_from_start: 0.0\n  - positions: [1.2]\n    time_from_start: 1.0\n");
     case.write("scene.yaml", "objects:\n  - id: post\n    type: cylinder\n    dimensions: [0.5, 0.05]\n    pose: {position: [0.3, 0.2, 0.1]}\n");

@@ -80,7 +80,7 @@ fn certified_verdicts_and_who_decided() {
     use ccd_guard::certifier::certify::CertifyOptions;
     use ccd_guard::check::certified_method::check_certified;
     let [free, collide, thin] = &CASES;
-    let check = |case| check_certified(&case_input(case).unwrap(), &PipelineOptions::default(), &CertifyOptions::default()).report;
+    let check = |case| check_certified(&case_input(case).unwrap(), &PipelineOptions::default(), &CertifyOptions::default(), true).report;
     let r = check(free);
     assert_eq!((r.verdict, r.certified, r.decided_by.as_deref()), (Verdict::CollisionFree, true, Some("certifier")));
     for (case, toc) in [(collide, 3.4870), (thin, 3.1405)] {

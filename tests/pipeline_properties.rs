@@ -42,10 +42,9 @@
 //! cases, `PIPELINE_PROPS_BASE=<u64>` draws another set of cases.
 use ccd_guard::math::{Translation3, Vector3};
 use ccd_guard::ccd::{run_pipeline, PipelineOptions, PipelineResult};
-use ccd_guard::check::sampled::step_count;
 use ccd_guard::certifier::certify::CertifyOptions;
 use ccd_guard::check::certified_method::{certify_motion, pairs_apart};
-use ccd_guard::clearance::{min_clearance, ClearanceOptions};
+use ccd_guard::clearance::{min_clearance, ClearanceOptions, ClearanceSearch};
 use ccd_guard::query::intersection::intersection_point;
 use ccd_guard::check::CheckInput;
 use ccd_guard::collision::{Body, CollisionWorld, StateChecker};
@@ -512,7 +511,7 @@ fn is_transversal(world: &CollisionWorld, checker: &mut StateChecker, motion: &J
 fn sample_times(motion: &JointMotion, min_per_segment: usize, max_per_segment: usize) -> Vec<f64> {
     let mut times = vec![motion.start_time()];
     for seg in &motion.segments {
-        let n = step_count(seg, 1e-3).clamp(min_per_segment, max_per_segment);
+        let n = seg.step_count(1e-3).clamp(min_per_segment, max_per_segment);
         times.extend((1..=n).map(|i| if i == n { seg.start_time + seg.duration } else { seg.start_time + seg.duration * i as f64 / n as f64 }));
     }
     times
@@ -584,6 +583,8 @@ struct Tally {
     unproven: usize,
     /// The same proven with the clearance search's pairs apart (the certified method).
     certified_with_clearance: usize,
+    /// The same with the pairs a first-only check's search proves apart.
+    certified_with_search: usize,
     certifier_seconds: f64,
 }
 
@@ -616,8 +617,37 @@ impl Tally {
         self.certified += o.certified;
         self.unproven += o.unproven;
         self.certified_with_clearance += o.certified_with_clearance;
+        self.certified_with_search += o.certified_with_search;
         self.certifier_seconds += o.certifier_seconds;
     }
+}
+
+/// The element pairs of `apart` (proven apart over the motion) that touch at a time in
+/// `touching` where their bodies are listed as touching: each a failure.
+fn apart_but_touching(input: &CheckInput, apart: &[(usize, usize)], touching: &[(f64, Vec<Pair>)], how: &str) -> Vec<String> {
+    let mut failures = Vec::new();
+    for &(a, b) in apart {
+        let (ea, eb) = (&input.world.elements[a], &input.world.elements[b]);
+        let pair = match (ea.body, eb.body) {
+            (Body::Link(x), Body::Link(y)) => (x.min(y), Body::Link(x.max(y))),
+            (Body::Link(l), other) | (other, Body::Link(l)) => (l, other),
+            _ => continue,
+        };
+        let reversed = match pair {
+            (x, Body::Link(y)) => (y, Body::Link(x)),
+            other => other,
+        };
+        for (t, pairs) in touching {
+            if !pairs.contains(&pair) && !pairs.contains(&reversed) {
+                continue;
+            }
+            let poses = input.world.robot.link_poses(&input.motion.positions_at(*t));
+            if intersection_point(&ea.shape, &input.world.element_pose(ea, &poses), &eb.shape, &input.world.element_pose(eb, &poses)).is_some() {
+                failures.push(format!("FALSE CLEARANCE: elements {a} and {b} of {} are among {how} proven apart, but touch at {t}", pair_name(&input.world, pair)));
+            }
+        }
+    }
+    failures
 }
 
 fn pair_name(world: &CollisionWorld, (link, other): Pair) -> String {
@@ -818,43 +848,29 @@ fn run_case(seed: u64, dir: &Path, dense: (usize, usize), tally: &mut Tally) {
         Err(_) if r.t_sample.is_none() && full.contacts.is_empty() => tally.unproven += 1,
         Err(_) => {}
     }
-    // The certified method's way: the clearance search proves element pairs apart, and
-    // the certifier takes them as excluded. No such pair may touch at a colliding sample
-    // or at a pipeline event's time of contact, and the certificate must hold as above.
+    // The certified method's ways: the clearance search proves element pairs apart (to
+    // its tolerance for a whole report, or only up to the threshold for a first-only
+    // check), and the certifier takes them as excluded. No such pair may touch at a
+    // colliding sample or at a pipeline event's time of contact, and the certificate
+    // must hold as above.
     let started = Instant::now();
     let options = CertifyOptions::default();
-    let apart = min_clearance(&input.world, &input.motion, &ClearanceOptions::default()).map_or(Vec::new(), |c| pairs_apart(&c, options.tolerance));
     let touching: Vec<(f64, Vec<Pair>)> = r.colliding.iter().cloned().chain(full.contacts.iter().map(|c| (c.time_of_contact, vec![(c.link, c.other)]))).collect();
-    for &(a, b) in &apart {
-        let (ea, eb) = (&input.world.elements[a], &input.world.elements[b]);
-        let pair = match (ea.body, eb.body) {
-            (Body::Link(x), Body::Link(y)) => (x.min(y), Body::Link(x.max(y))),
-            (Body::Link(l), other) | (other, Body::Link(l)) => (l, other),
-            _ => continue,
-        };
-        let reversed = match pair {
-            (x, Body::Link(y)) => (y, Body::Link(x)),
-            other => other,
-        };
-        for (t, pairs) in &touching {
-            if !pairs.contains(&pair) && !pairs.contains(&reversed) {
-                continue;
+    let by_clearance = min_clearance(&input.world, &input.motion, &ClearanceOptions::default()).map_or(Vec::new(), |c| pairs_apart(&c, options.tolerance));
+    let by_search = ClearanceSearch::new(&input.world).pairs_apart(&input.motion, 0.5 * options.tolerance);
+    for (apart, how) in [(&by_clearance, "the clearance's pairs"), (&by_search, "the search's pairs")] {
+        failures.extend(apart_but_touching(&input, apart, &touching, how));
+        let (certificate, _) = certify_motion(&input.world, &input.motion, &options, apart);
+        match certificate {
+            Ok(()) if r.t_sample.is_some() || !full.contacts.is_empty() => {
+                failures.push(format!("FALSE CERTIFICATE with {how} apart: the first colliding sample is at {:?}", r.t_sample))
             }
-            let poses = input.world.robot.link_poses(&input.motion.positions_at(*t));
-            if intersection_point(&ea.shape, &input.world.element_pose(ea, &poses), &eb.shape, &input.world.element_pose(eb, &poses)).is_some() {
-                failures.push(format!("FALSE CLEARANCE: elements {a} and {b} of {} are proven {} m apart, but touch at {t}", pair_name(&input.world, pair), options.tolerance));
-            }
+            Ok(()) if how == "the clearance's pairs" => tally.certified_with_clearance += 1,
+            Ok(()) => tally.certified_with_search += 1,
+            Err(_) => {}
         }
     }
-    let (with_clearance, _) = certify_motion(&input.world, &input.motion, &options, &apart);
     tally.certifier_seconds += started.elapsed().as_secs_f64();
-    match with_clearance {
-        Ok(()) if r.t_sample.is_some() || !full.contacts.is_empty() => {
-            failures.push(format!("FALSE CERTIFICATE with the clearance's pairs apart: the first colliding sample is at {:?}", r.t_sample))
-        }
-        Ok(()) => tally.certified_with_clearance += 1,
-        Err(_) => {}
-    }
     if !failures.is_empty() {
         let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("pipeline_properties/case_{seed}"));
         std::fs::create_dir_all(&out).unwrap();
@@ -920,7 +936,7 @@ fn random_worlds_against_dense_sampling() {
          {} transversal first contacts compared, max |toc - t_ref| = {:e} s (case {:?}); \
          pipeline found contacts sampling missed in {} free-by-sampling cases and earlier than sampling in {} cases; \
          {} samples; pipeline {:.2} s, first_only {:.2} s, reference {:.2} s, wall {:.2} s on {threads} threads; \
-         certifier: {} free cases proven, {} left unproven ({} proven with the clearance's pairs apart), {:.2} s",
+         certifier: {} free cases proven, {} left unproven ({} proven with the clearance's pairs apart, {} with the search's), {:.2} s",
         tally.cases,
         tally.mesh_pairs,
         tally.colliding,
@@ -940,6 +956,7 @@ fn random_worlds_against_dense_sampling() {
         tally.certified,
         tally.unproven,
         tally.certified_with_clearance,
+        tally.certified_with_search,
         tally.certifier_seconds
     );
     tally.slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -1124,7 +1141,7 @@ fn certified_method_takes_pairs_the_clearance_proves_apart() {
     use ccd_guard::check::certified_method::check_certified;
     use ccd_guard::check::Verdict;
     let options = CertifyOptions::default();
-    let check = |gap: f64| check_certified(&turning_box(gap).0, &PipelineOptions::default(), &options);
+    let check = |gap: f64| check_certified(&turning_box(gap).0, &PipelineOptions::default(), &options, true);
     let pass = check(0.7 * options.tolerance);
     assert_eq!((pass.report.verdict, pass.report.certified), (Verdict::CollisionFree, true));
     let clearance = pass.clearance.and_then(|c| c.combined()).expect("measured on the way");

@@ -103,7 +103,12 @@ fn a_goal_closer_than_the_required_clearance_is_refused_by_how_much() {
     let mut guard = demo_guard();
     let free = demo_trajectory("traj_free.yaml");
     at_start(&mut guard, &free, 0.0);
-    let proven = guard.check_goal(&goal(free.clone()), &GateOptions::default()).result.verdict.min_clearance;
+    // Without a required clearance the gate answers the verdict alone, as a first-only
+    // check does: no clearance measured (NaN, the message's null).
+    let unmeasured = guard.check_goal(&goal(free.clone()), &GateOptions::default()).result.verdict.min_clearance;
+    assert!(unmeasured.is_nan(), "{unmeasured}");
+    let any = GateOptions { min_clearance: 1e-9, ..GateOptions::default() };
+    let proven = guard.check_goal(&goal(free.clone()), &any).result.verdict.min_clearance;
     assert!(proven > 0.005, "{proven}");
     let near = GateOptions { min_clearance: proven * 0.9, ..GateOptions::default() };
     assert_eq!(guard.check_goal(&goal(free.clone()), &near).decision, GateDecision::Forward);

@@ -4,7 +4,6 @@ use super::solver::{bisection_done, PairGroup, Solver};
 use super::culling::Culling;
 use super::statistics::Statistics;
 use super::time_cells::SolveRange;
-use crate::check::sampled::step_count;
 use crate::collision::{Body, CollisionWorld, StateChecker};
 use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::motion::JointMotion;
@@ -198,7 +197,7 @@ fn time_of_separation(world: &CollisionWorld, motion: &JointMotion, link: usize,
         if end <= t_contact {
             continue;
         }
-        let n = step_count(seg, resolution);
+        let n = seg.step_count(resolution);
         for i in 1..=n {
             let t = seg.start_time + seg.duration * i as Real / n as Real;
             if t <= t_contact {

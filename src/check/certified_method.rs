@@ -13,19 +13,22 @@
 //! pipeline to find either: for a whole report the search comes first and the pipeline
 //! leaves those pairs out too (on a colliding motion the search stops at its first
 //! contact, where the distance is zero; the bounds it has by then still hold). For the
-//! first contact alone (`--first-only`) the pipeline comes first, on every pair, and the
-//! search only when it finds no contact: a colliding motion then costs no clearance.
-//! (`cargo bench --bench certified_method`, one core, the Panda in a 20-object scene,
-//! 30 moves of each kind, first contact medians: MoveIt-like colliding 1.8 ms this way
-//! against 2.5 ms search first, free 4.3 against 4.0; coarse colliding 3.3 against 4.4,
-//! free 5.8 against 4.1.)
+//! first answer alone (`--first-only`) the pipeline comes first, on every pair: a
+//! colliding motion then costs no clearance. (`cargo bench --bench certified_method`,
+//! one core, the Panda in a 20-object scene, 30 moves of each kind, first contact
+//! medians: MoveIt-like colliding 1.8 ms this way against 2.5 ms search first, free 4.3
+//! against 4.0; coarse colliding 3.3 against 4.4, free 5.8 against 4.1.) When it finds
+//! no contact, a first-only check measures no clearance unless one is required: over long
+//! segments the search only proves which pairs stay half the tolerance apart
+//! ([`ClearanceSearch::pairs_apart`], cells settled at that bound rather than near the
+//! minimum), and over short ones the certifier runs on every near pair at once.
 use super::pipeline_method::pipeline_report;
 use super::report::{Report, UnprovenPair, Verdict};
 use super::CheckInput;
 use crate::ccd::culling::Culling;
 use crate::ccd::{run_pipeline_except, PipelineOptions, Statistics};
 use crate::certifier::certify::{CertifierData, CertifierStats, Certifier, CertifyOptions, Unproven};
-use crate::clearance::{split_clearance, ClearanceOptions, MinClearance, SplitClearance};
+use crate::clearance::{split_clearance, ClearanceOptions, ClearanceSearch, MinClearance, SplitClearance};
 use crate::collision::{Body, CollisionWorld, StateChecker};
 use crate::motion::JointMotion;
 use rayon::prelude::*;
@@ -43,8 +46,9 @@ pub struct CertifiedOutcome {
 
 /// Runs the clearance search, the pipeline and (without contacts) the certifier, the
 /// last on the pairs the search does not prove apart ([`pairs_apart`]); see the module
-/// for the order.
-pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &CertifyOptions) -> CertifiedOutcome {
+/// for the order. With `first_only`, the search runs only when `with_clearance` asks for
+/// the motion's clearance (and then only when the pipeline finds no contact).
+pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &CertifyOptions, with_clearance: bool) -> CertifiedOutcome {
     let started = Instant::now();
     let (world, motion) = (&input.world, &input.motion);
     let measure = || {
@@ -55,7 +59,11 @@ pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &
     let (mut clearance, mut apart) = if options.first_only { (None, Vec::new()) } else { measure() };
     let result = run_pipeline_except(world, motion, options, &apart);
     if options.first_only && result.contacts.is_empty() {
-        (clearance, apart) = measure();
+        if with_clearance {
+            (clearance, apart) = measure();
+        } else if motion.segments.iter().any(|s| s.largest_travel() > LONG_SEGMENT) {
+            apart = ClearanceSearch::new(world).pairs_apart(motion, APART_SHARE * certify.tolerance);
+        }
     }
     let mut report = pipeline_report(world, &result, certify.tolerance);
     report.method = "certified".into();
@@ -82,6 +90,16 @@ pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &
     report.elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
     CertifiedOutcome { report, pipeline: result.stats, certifier: certifier_stats, clearance }
 }
+
+/// A joint travel (rad, or m) past which a segment is long. Over long segments the
+/// certifier subdivides pairs that stay well apart many times, so without a clearance
+/// to measure, a first-only check first proves what it can apart with the search's
+/// bounds ([`ClearanceSearch::pairs_apart`]); over short ones (a MoveIt plan's 0.05 rad
+/// steps) the certifier alone is quicker. `cargo bench --bench real_use`, free
+/// first-only medians, 8 cases each, search first against certifier alone: coarse Panda
+/// 7.5 against 24.6 ms, coarse UR5 5.3 against 11.1; MoveIt-like Panda 2.5 against 1.7,
+/// MoveIt-like UR5 1.9 against 0.8.
+const LONG_SEGMENT: f64 = 0.1;
 
 /// A pair is taken as proven apart when its proven bound is at least this share of the
 /// certifier's tolerance: a margin far above the rounding the bounds allow for (1e-12

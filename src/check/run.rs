@@ -3,7 +3,7 @@
 use super::certified_method::check_certified;
 use super::measures::{add_clearance, add_missing_normals, add_penetration_depths};
 use super::pipeline_method::check_pipeline;
-use super::report::Report;
+use super::report::{Report, Verdict};
 use super::sampled::{check_sampled, SampledOptions};
 use super::{CheckInput, Method};
 use crate::ccd::{PipelineOptions, Statistics};
@@ -18,13 +18,26 @@ pub struct CheckOptions {
     pub tolerance: f64,
     /// The sampled method's largest joint change between checked states.
     pub resolution: f64,
-    /// Stop at the first contact.
+    /// Stop at the first answer: the first contact, or the certificate. The report then
+    /// measures no clearance unless `min_clearance` asks for one.
     pub first_only: bool,
+    /// A clearance (metres) the motion must keep: the report is held to it
+    /// ([`Report::require_clearance`]: `clearance_ok`, exit status 4).
+    pub min_clearance: Option<f64>,
+}
+
+impl CheckOptions {
+    /// Whether the report carries the motion's clearance: a whole report always does;
+    /// `--first-only` answers the verdict alone (the sampling check it replaces measures
+    /// no clearance either), unless a required clearance above zero needs it.
+    pub fn measures_clearance(&self) -> bool {
+        !self.first_only || self.min_clearance.is_some_and(|m| m > 0.0)
+    }
 }
 
 impl Default for CheckOptions {
     fn default() -> Self {
-        Self { method: Method::Certified, tolerance: 0.001, resolution: 0.01, first_only: false }
+        Self { method: Method::Certified, tolerance: 0.001, resolution: 0.01, first_only: false, min_clearance: None }
     }
 }
 
@@ -36,7 +49,8 @@ pub struct CheckOutcome {
 }
 
 /// Runs the method, then adds the minimum clearance (unless the method measured it on
-/// the way) and the penetration depths.
+/// the way, or the options do not ask for it) and the penetration depths, and holds the
+/// report to the required clearance.
 pub fn check_trajectory(input: &CheckInput, options: &CheckOptions) -> CheckOutcome {
     // A motion the robot cannot make is not checked: `invalid`, naming where it leaves
     // its limits.
@@ -56,14 +70,21 @@ pub fn check_trajectory(input: &CheckInput, options: &CheckOptions) -> CheckOutc
         }
         Method::Certified => {
             let certify = CertifyOptions { tolerance: options.tolerance, ..CertifyOptions::default() };
-            let outcome = check_certified(input, &pipeline_options, &certify);
+            let outcome = check_certified(input, &pipeline_options, &certify, options.measures_clearance());
             (outcome.report, Some(outcome.pipeline), Some(outcome.certifier), outcome.clearance)
         }
     };
-    add_clearance(&mut report, input, measured);
+    if options.measures_clearance() {
+        add_clearance(&mut report, input, measured);
+    } else if report.verdict == Verdict::Collision {
+        report.min_clearance = Some(0.0);
+    }
     add_penetration_depths(&mut report, input, options.first_only);
     add_missing_normals(&mut report, input);
     report.first_only = options.first_only;
     report.warnings = velocity_warnings(&input.world.robot, &input.motion);
+    if let Some(min) = options.min_clearance {
+        report.require_clearance(min);
+    }
     CheckOutcome { report, pipeline_stats, certifier_stats }
 }

@@ -8,7 +8,6 @@ use super::report::{ContactEvent, Report, Verdict};
 use super::CheckInput;
 use crate::collision::{Body, StateChecker};
 use crate::math::Real;
-use crate::motion::Segment;
 use std::time::Instant;
 
 /// More states than this is a resolution mistake, not a check (about a minute of work).
@@ -31,26 +30,6 @@ impl Default for SampledOptions {
     }
 }
 
-/// Number of steps for a segment: the largest joint travel over the resolution. For
-/// splines the travel is the total variation over fine sub-steps.
-pub fn step_count(segment: &Segment, resolution: Real) -> usize {
-    const SUBSTEPS: usize = 64;
-    let n = segment.coefficients.len();
-    let substeps = if segment.degree == 1 { 1 } else { SUBSTEPS };
-    let (mut prev, mut cur) = (vec![0.0; n], vec![0.0; n]);
-    let mut travel = vec![0.0; n];
-    segment.positions_at(0.0, &mut prev);
-    for k in 1..=substeps {
-        segment.positions_at(segment.duration * k as Real / substeps as Real, &mut cur);
-        for v in 0..n {
-            travel[v] += (cur[v] - prev[v]).abs();
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    let largest = travel.iter().copied().fold(0.0, Real::max);
-    ((largest / resolution).ceil() as usize).max(1)
-}
-
 /// Runs the sampled check.
 pub fn check_sampled(input: &CheckInput, options: &SampledOptions) -> Report {
     let started = Instant::now();
@@ -64,7 +43,7 @@ pub fn check_sampled(input: &CheckInput, options: &SampledOptions) -> Report {
     let mut states = 0usize;
     let mut q = motion.waypoints[0].clone();
 
-    let steps: Vec<usize> = motion.segments.iter().map(|seg| step_count(seg, options.resolution)).collect();
+    let steps: Vec<usize> = motion.segments.iter().map(|seg| seg.step_count(options.resolution)).collect();
     let total: usize = steps.iter().fold(1usize, |acc, n| acc.saturating_add(*n));
     if total > MAX_STATES {
         let message = format!(

@@ -1,13 +1,19 @@
 //! The largest penetration depth within a contact event: the translational depth (MTD,
-//! seed 004's I(A,B) in space) of the pair's elements, maximised over the event's time
-//! interval per element pair by dense sampling and a golden-section refinement around
-//! every local peak of the samples.
+//! Keerthi & Sridharan's I(A,B) in space) of the pair's elements, maximised over the
+//! event's time interval per element pair by dense sampling and a golden-section
+//! refinement around every local peak of the samples.
+//!
+//! A mesh's depth is the largest over its triangles (as coal measures it), each sample
+//! an EPA per triangle that meets the other shape. Around a peak the deepest triangles
+//! stay the same, so a peak is refined on the depth of the triangles deepest at its
+//! sample alone (one EPA a step), then the whole depth is measured where that peaks;
+//! where other triangles are deeper there, the peak is refined again on those.
 use crate::collision::{Body, CollisionWorld};
 use crate::math::Real;
 use crate::motion::JointMotion;
 use crate::math::Vector3;
 use crate::query::penetration::voxel_map_depth::{voxel_map_penetration, voxel_map_penetration_cached, DepthCandidates};
-use crate::query::penetration::{shape_penetration, Penetration};
+use crate::query::penetration::{deepest_features, features_penetration, shape_penetration, DepthFeatures, Penetration};
 use crate::shape::Shape;
 use std::cell::RefCell;
 
@@ -17,6 +23,10 @@ const SAMPLES: usize = 32;
 const REFINED_PEAKS: usize = 3;
 /// Golden-section steps around the deepest sample (shrinks the bracket by 0.618 each).
 const REFINEMENTS: usize = 25;
+/// Refinements of one peak on the deepest triangles found where the last one peaked.
+const FEATURE_ROUNDS: usize = 3;
+/// The features of two convex shapes: each whole, as cheap as the depth itself.
+const CONVEX: DepthFeatures = DepthFeatures { a: None, b: None };
 
 /// The penetration of one element pair at `time` (`None` when apart): A is the pair's
 /// first element, B its second.
@@ -63,19 +73,23 @@ pub fn contact_normal(world: &CollisionWorld, motion: &JointMotion, link: Body, 
     None
 }
 
-/// The depth of one element pair at `time` (0 when apart). Against a voxel map, the
-/// (cube, triangle) candidates of earlier instants are reused while they hold.
-fn pair_depth_at(world: &CollisionWorld, motion: &JointMotion, (a, b): (usize, usize), time: Real, cache: &RefCell<Option<DepthCandidates>>) -> Real {
+/// The depth of one element pair at `time` (0 when apart), and the triangles it comes
+/// from (`None` against a voxel map, whose (cube, triangle) candidates of earlier
+/// instants are reused while they hold).
+fn pair_depth_at(world: &CollisionWorld, motion: &JointMotion, (a, b): (usize, usize), time: Real, cache: &RefCell<Option<DepthCandidates>>) -> (Real, Option<DepthFeatures>) {
     let poses = world.robot.link_poses(&motion.positions_at(time));
     let (ea, eb) = (&world.elements[a], &world.elements[b]);
     let (pa, pb) = (world.element_pose(ea, &poses), world.element_pose(eb, &poses));
     let cache = &mut cache.borrow_mut();
-    let found = match (&ea.shape, &eb.shape) {
-        (Shape::VoxelMap(m), other) => voxel_map_penetration_cached(m, &pa, other, &pb, true, cache),
-        (other, Shape::VoxelMap(m)) => voxel_map_penetration_cached(m, &pb, other, &pa, false, cache),
-        _ => shape_penetration(&ea.shape, &pa, &eb.shape, &pb),
-    };
-    found.map_or(0.0, |p| p.depth)
+    let depth = |p: Option<Penetration>| p.map_or(0.0, |p| p.depth);
+    match (&ea.shape, &eb.shape) {
+        (Shape::VoxelMap(m), other) => (depth(voxel_map_penetration_cached(m, &pa, other, &pb, true, cache)), None),
+        (other, Shape::VoxelMap(m)) => (depth(voxel_map_penetration_cached(m, &pb, other, &pa, false, cache)), None),
+        _ => match deepest_features(&ea.shape, &pa, &eb.shape, &pb) {
+            Some((p, features)) => (p.depth, Some(features)),
+            None => (0.0, None),
+        },
+    }
 }
 
 /// The element pairs of two bodies.
@@ -95,16 +109,61 @@ pub fn max_depth_over(world: &CollisionWorld, motion: &JointMotion, a: Body, b: 
         let cache = RefCell::new(None);
         let depth = |t: Real| pair_depth_at(world, motion, pair, t, &cache);
         let times: Vec<Real> = (0..=SAMPLES).map(|i| from + (to - from) * i as Real / SAMPLES as Real).collect();
-        let depths: Vec<Real> = times.iter().map(|&t| depth(t)).collect();
+        let samples: Vec<(Real, Option<DepthFeatures>)> = times.iter().map(|&t| depth(t)).collect();
+        let depths: Vec<Real> = samples.iter().map(|s| s.0).collect();
         let mut peaks: Vec<usize> = (0..depths.len())
             .filter(|&k| depths[k] > 0.0 && (k == 0 || depths[k] > depths[k - 1]) && (k == SAMPLES || depths[k] >= depths[k + 1]))
             .collect();
         peaks.sort_by(|&x, &y| depths[y].total_cmp(&depths[x]));
         for k in peaks.into_iter().take(REFINED_PEAKS) {
-            let found = refine_peak(&depth, times[k.saturating_sub(1)], times[(k + 1).min(SAMPLES)], (depths[k], times[k]));
+            let (lo, hi) = (times[k.saturating_sub(1)], times[(k + 1).min(SAMPLES)]);
+            let found = match samples[k].1 {
+                // The deepest triangles' depth, then the whole depth where it peaks.
+                Some(features) if features != CONVEX => refine_on_features(world, motion, pair, &depth, lo, hi, (depths[k], times[k]), features),
+                _ => refine_peak(&|t| depth(t).0, lo, hi, (depths[k], times[k])),
+            };
             if found.0 > best.0 {
                 best = found;
             }
+        }
+    }
+    best
+}
+
+/// A peak of the depth of `pair` on `[lo, hi]`, from a sample `start` whose depth comes
+/// from `features`: refined on those features' depth, then measured whole where that
+/// peaks (an attained depth, never below `start`'s); again on the features deepest
+/// there while they differ.
+#[allow(clippy::too_many_arguments)]
+fn refine_on_features(
+    world: &CollisionWorld,
+    motion: &JointMotion,
+    pair: (usize, usize),
+    depth: &impl Fn(Real) -> (Real, Option<DepthFeatures>),
+    lo: Real,
+    hi: Real,
+    start: (Real, Real),
+    mut features: DepthFeatures,
+) -> (Real, Real) {
+    let (ea, eb) = (&world.elements[pair.0], &world.elements[pair.1]);
+    let mut best = start;
+    for _ in 0..FEATURE_ROUNDS {
+        let of_features = |t: Real| {
+            let poses = world.robot.link_poses(&motion.positions_at(t));
+            features_penetration(&ea.shape, &world.element_pose(ea, &poses), &eb.shape, &world.element_pose(eb, &poses), features).map_or(0.0, |p| p.depth)
+        };
+        let (_, t) = refine_peak(&of_features, lo, hi, best);
+        if t == best.1 {
+            break;
+        }
+        let (whole, deepest) = depth(t);
+        if whole <= best.0 {
+            break;
+        }
+        best = (whole, t);
+        match deepest {
+            Some(f) if f != features => features = f,
+            _ => break,
         }
     }
     best

@@ -68,7 +68,7 @@ pub fn run() -> InputResult<String> {
         let input = case_input(case)?;
         rows.push((case, check_sampled(&input, &SampledOptions::default())));
         rows.push((case, check_pipeline(&input, &PipelineOptions::default(), 0.001).0));
-        let outcome = check_certified(&input, &PipelineOptions::default(), &CertifyOptions::default());
+        let outcome = check_certified(&input, &PipelineOptions::default(), &CertifyOptions::default(), true);
         let mut certified = outcome.report;
         add_clearance(&mut certified, &input, outcome.clearance);
         add_penetration_depths(&mut certified, &input, false);

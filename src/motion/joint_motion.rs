@@ -35,6 +35,30 @@ impl Segment {
             *v = (1..=self.degree).rev().fold(0.0, |acc, i| acc * s + i as Real * c[i]);
         }
     }
+
+    /// The largest travel of any joint variable over the segment (rad, or m): its
+    /// change, or for splines its total variation over fine sub-steps.
+    pub fn largest_travel(&self) -> Real {
+        const SUBSTEPS: usize = 64;
+        let n = self.coefficients.len();
+        let substeps = if self.degree == 1 { 1 } else { SUBSTEPS };
+        let (mut prev, mut cur) = (vec![0.0; n], vec![0.0; n]);
+        let mut travel = vec![0.0; n];
+        self.positions_at(0.0, &mut prev);
+        for k in 1..=substeps {
+            self.positions_at(self.duration * k as Real / substeps as Real, &mut cur);
+            for v in 0..n {
+                travel[v] += (cur[v] - prev[v]).abs();
+            }
+            std::mem::swap(&mut prev, &mut cur);
+        }
+        travel.iter().copied().fold(0.0, Real::max)
+    }
+
+    /// Steps of at most `resolution` of joint travel that cover the segment (at least 1).
+    pub fn step_count(&self, resolution: Real) -> usize {
+        ((self.largest_travel() / resolution).ceil() as usize).max(1)
+    }
 }
 
 /// The whole motion of every joint variable of a robot.

@@ -186,6 +186,11 @@ fn stationary(motion: &JointMotion) -> JointMotion {
     JointMotion { waypoints: vec![q.clone(), q.clone()], waypoint_times: vec![t, t + 1.0], segments: vec![segment] }
 }
 
+/// Share of its segment below which [`ClearanceSearch::pairs_apart`] splits no cell
+/// (`cargo bench --bench real_use`, free first contacts: 2^-7 and 2^-10 gave the same
+/// medians).
+pub const APART_MIN_CELL: Real = 1.0 / 1024.0;
+
 /// Cells whose shared data is kept at once (a few kilobytes each).
 const MAX_SHARED_CELLS: usize = 1 << 14;
 
@@ -223,14 +228,29 @@ impl Incumbent {
     }
 }
 
+/// What a search settles its cells against.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Goal {
+    /// The motion's minimum clearance, to the options' tolerance: a cell settles once
+    /// its bound is within the tolerance of the best distance found.
+    Minimum,
+    /// Only which pairs stay at least this far apart (metres): a cell settles once its
+    /// bound reaches it, whatever the minimum.
+    Apart(Real),
+}
+
 /// The search over one motion.
 struct Search<'s, 'w> {
     finder: &'s ClearanceSearch<'w>,
     motion: &'s JointMotion,
     options: &'s ClearanceOptions,
+    goal: Goal,
     warm_starts: Vec<WarmStart>,
     /// The hull's gap below the exact distance, as last seen on each pair.
     hull_gaps: Vec<Real>,
+    /// For [`Goal::Apart`], the pairs found closer than its threshold somewhere: they
+    /// cannot be proven apart, so their cells are no longer split.
+    closer: Vec<bool>,
     incumbent: Incumbent,
     evaluations: usize,
     exact_distances: usize,
@@ -244,6 +264,9 @@ impl Search<'_, '_> {
 
     /// The level below which a cell's bound is not good enough.
     fn floor(&self) -> Real {
+        if let Goal::Apart(threshold) = self.goal {
+            return threshold;
+        }
         let level = self.incumbent.level();
         level - self.slack(level)
     }
@@ -253,16 +276,28 @@ impl Search<'_, '_> {
         self.exact_distances += 1;
         let found = pair_distance(self.finder.world, self.finder.pairs[p], poses, cutoff)?;
         self.hull_gaps[p] = found.distance - lower;
+        self.note_distance(p, found.distance);
         self.incumbent.offer(&found, segment, self.motion.segments[segment].start_time + s);
         Some(found)
+    }
+
+    /// Notes a distance (or an upper bound of one) pair `p` attains.
+    fn note_distance(&mut self, p: usize, distance: Real) {
+        if let Goal::Apart(threshold) = self.goal {
+            self.closer[p] |= distance < threshold;
+        }
     }
 
     /// Offers what a probe found: the distance where exact, else an upper bound.
     fn take(&mut self, probe: &Probe, p: usize, poses: &[Isometry3], segment: usize, s: Real) {
         match &probe.exact {
-            Some(d) => self.incumbent.offer(d, segment, self.motion.segments[segment].start_time + s),
+            Some(d) => {
+                self.note_distance(p, d.distance);
+                self.incumbent.offer(d, segment, self.motion.segments[segment].start_time + s)
+            }
             None if probe.lower < self.incumbent.level() => {
                 let upper = self.finder.upper_bound(p, poses, probe.normal.as_ref());
+                self.note_distance(p, upper);
                 self.incumbent.propose(upper, p, segment, s);
             }
             None => {}
@@ -373,10 +408,14 @@ impl Search<'_, '_> {
         }
     }
 
-    fn run(mut self) -> Option<MinClearance> {
+    /// The minimum clearance (for [`Goal::Minimum`]), and per pair the smallest bound of
+    /// its cells set aside.
+    fn run(mut self) -> (Option<MinClearance>, Vec<Real>) {
         let finder = self.finder;
         let (world, pairs) = (finder.world, &finder.pairs);
-        self.waypoints();
+        if self.goal == Goal::Minimum {
+            self.waypoints();
+        }
 
         let mut queue = BinaryHeap::new();
         let mut links = Vec::new();
@@ -413,6 +452,13 @@ impl Search<'_, '_> {
                 }
                 break;
             }
+            if self.closer[cell.pair as usize] {
+                // Never to be proven apart: its bound stands (below the threshold).
+                lower_bound = lower_bound.min(cell.bound);
+                let p = cell.pair as usize;
+                pair_bounds[p] = pair_bounds[p].min(cell.bound);
+                continue;
+            }
             if cell.evaluated {
                 let middle = 0.5 * (cell.lo + cell.hi);
                 for (lo, hi) in [(cell.lo, middle), (middle, cell.hi)] {
@@ -445,8 +491,9 @@ impl Search<'_, '_> {
             self.exact(p, &poses, Real::INFINITY, Real::NEG_INFINITY, k, s);
         }
         let (evaluations, exact_distances, cells) = (self.evaluations, self.exact_distances, self.cells);
-        let pair_lower_bounds = pairs.iter().copied().zip(pair_bounds).collect();
-        self.incumbent.best.map(|b| MinClearance { lower_bound: lower_bound.min(b.closest.distance).max(0.0), pair_lower_bounds, evaluations, exact_distances, cells, ..b })
+        let pair_lower_bounds = pairs.iter().copied().zip(pair_bounds.iter().copied()).collect();
+        let found = self.incumbent.best.map(|b| MinClearance { lower_bound: lower_bound.min(b.closest.distance).max(0.0), pair_lower_bounds, evaluations, exact_distances, cells, ..b });
+        (found, pair_bounds)
     }
 }
 
@@ -513,18 +560,39 @@ impl<'w> ClearanceSearch<'w> {
         if self.pairs.is_empty() || motion.segments.is_empty() {
             return None;
         }
-        let search = Search {
+        self.search(motion, options, Goal::Minimum).run().0
+    }
+
+    /// The checked pairs (sorted) proven at least `threshold` apart over the whole
+    /// motion. The same proven cell bounds as [`Self::min_clearance`], but a cell settles
+    /// as soon as its bound reaches `threshold`, and a pair whose cells are still below
+    /// it at [`APART_MIN_CELL`] of their segment is left out: far less work than the
+    /// clearance to its tolerance, for the pairs the certifier need not subdivide.
+    pub fn pairs_apart(&self, motion: &JointMotion, threshold: Real) -> Vec<(usize, usize)> {
+        if self.pairs.is_empty() || motion.segments.is_empty() {
+            return Vec::new();
+        }
+        let options = ClearanceOptions { min_cell: APART_MIN_CELL, ..ClearanceOptions::default() };
+        let (_, bounds) = self.search(motion, &options, Goal::Apart(threshold)).run();
+        let mut apart: Vec<(usize, usize)> = self.pairs.iter().zip(bounds).filter(|(_, bound)| *bound >= threshold).map(|(pair, _)| *pair).collect();
+        apart.sort_unstable();
+        apart
+    }
+
+    fn search<'s>(&'s self, motion: &'s JointMotion, options: &'s ClearanceOptions, goal: Goal) -> Search<'s, 'w> {
+        Search {
             finder: self,
             motion,
             options,
+            goal,
             warm_starts: vec![WarmStart::new(); self.pairs.len()],
             hull_gaps: vec![Real::INFINITY; self.pairs.len()],
+            closer: vec![false; self.pairs.len()],
             incumbent: Incumbent { best: None, distance: Real::INFINITY, candidate: None },
             evaluations: 0,
             exact_distances: 0,
             cells: 0,
-        };
-        search.run()
+        }
     }
 
     /// Every part of the lower bound the search takes for pair `p` over local times

@@ -47,7 +47,7 @@ pub mod voxel_map_depth;
 
 pub use directional::directional_depth;
 pub use minkowski_facets::polytope_penetration_exact;
-pub use shape_depth::shape_penetration;
+pub use shape_depth::{deepest_features, features_penetration, shape_penetration, DepthFeatures};
 pub use translational::penetration_depth;
 pub use vertex_cloud::VertexCloud;
 

@@ -16,34 +16,75 @@ pub fn shape_penetration(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isom
     match (a, b) {
         (Shape::VoxelMap(m), other) => voxel_map_penetration(m, pose_a, other, pose_b, true),
         (other, Shape::VoxelMap(m)) => voxel_map_penetration(m, pose_b, other, pose_a, false),
-        (Shape::TriMesh(ma), Shape::TriMesh(mb)) => deepest_over_triangles(ma, pose_a, &b.local_obb(), pose_b, |tri, box_a| {
-            deepest_over_triangles(mb, pose_b, &box_a, pose_a, |tri_b, _| penetration_depth(&TriangleShape(&tri), pose_a, &TriangleShape(&tri_b), pose_b))
-        }),
+        _ => deepest_features(a, pose_a, b, pose_b).map(|(p, _)| p),
+    }
+}
+
+/// Where a depth between two shapes comes from: the triangle of each mesh whose depth
+/// it is (`None` for a convex shape, which counts whole).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DepthFeatures {
+    pub a: Option<u32>,
+    pub b: Option<u32>,
+}
+
+/// The depth of two placed shapes (meshes and convex shapes; not voxel maps, `None`)
+/// and the triangles it comes from; `None` when they do not intersect.
+pub fn deepest_features(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3) -> Option<(Penetration, DepthFeatures)> {
+    let features = |a, b| DepthFeatures { a, b };
+    match (a, b) {
+        (Shape::VoxelMap(_), _) | (_, Shape::VoxelMap(_)) => None,
+        (Shape::TriMesh(ma), Shape::TriMesh(mb)) => {
+            let found = deepest_over_triangles(ma, pose_a, &b.local_obb(), pose_b, |ta, tri, box_a| {
+                let (p, tb) = deepest_over_triangles(mb, pose_b, &box_a, pose_a, |tb, tri_b, _| Some((penetration_depth(&TriangleShape(&tri), pose_a, &TriangleShape(&tri_b), pose_b)?, tb)))?;
+                Some((p, (ta, tb)))
+            });
+            found.map(|(p, (ta, tb))| (p, features(Some(ta), Some(tb))))
+        }
         (Shape::TriMesh(m), convex) => {
             let sb = convex.as_support_map()?;
-            deepest_over_triangles(m, pose_a, &convex.local_obb(), pose_b, |tri, _| penetration_depth(&TriangleShape(&tri), pose_a, sb, pose_b))
+            let found = deepest_over_triangles(m, pose_a, &convex.local_obb(), pose_b, |t, tri, _| Some((penetration_depth(&TriangleShape(&tri), pose_a, sb, pose_b)?, t)));
+            found.map(|(p, t)| (p, features(Some(t), None)))
         }
         (convex, Shape::TriMesh(m)) => {
             let sa = convex.as_support_map()?;
-            deepest_over_triangles(m, pose_b, &convex.local_obb(), pose_a, |tri, _| penetration_depth(sa, pose_a, &TriangleShape(&tri), pose_b))
+            let found = deepest_over_triangles(m, pose_b, &convex.local_obb(), pose_a, |t, tri, _| Some((penetration_depth(sa, pose_a, &TriangleShape(&tri), pose_b)?, t)));
+            found.map(|(p, t)| (p, features(None, Some(t))))
         }
-        (ca, cb) => penetration_depth(ca.as_support_map()?, pose_a, cb.as_support_map()?, pose_b),
+        (ca, cb) => Some((penetration_depth(ca.as_support_map()?, pose_a, cb.as_support_map()?, pose_b)?, features(None, None))),
+    }
+}
+
+/// The depth of the given features alone: the named triangle of each mesh, a convex
+/// shape whole (at most the shapes' depth, and equal to it where the features are the
+/// deepest); `None` when they do not intersect, or the features do not fit the shapes.
+pub fn features_penetration(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3, features: DepthFeatures) -> Option<Penetration> {
+    let triangle = |shape: &Shape, t: Option<u32>| match (shape, t) {
+        (Shape::TriMesh(m), Some(t)) if (t as usize) < m.triangle_indices().len() => Some(m.triangle(t)),
+        _ => None,
+    };
+    match (triangle(a, features.a), triangle(b, features.b)) {
+        (Some(ta), Some(tb)) => penetration_depth(&TriangleShape(&ta), pose_a, &TriangleShape(&tb), pose_b),
+        (Some(ta), None) if features.b.is_none() => penetration_depth(&TriangleShape(&ta), pose_a, b.as_support_map()?, pose_b),
+        (None, Some(tb)) if features.a.is_none() => penetration_depth(a.as_support_map()?, pose_a, &TriangleShape(&tb), pose_b),
+        (None, None) if features == (DepthFeatures { a: None, b: None }) => penetration_depth(a.as_support_map()?, pose_a, b.as_support_map()?, pose_b),
+        _ => None,
     }
 }
 
 /// The deepest of `depth` over the mesh's triangles whose tree boxes meet `other`
-/// (a box in the frame that `pose_other` places); `depth` gets the triangle in the
-/// mesh frame and its box.
-fn deepest_over_triangles(
+/// (a box in the frame that `pose_other` places), with what `depth` tells of it;
+/// `depth` gets the triangle's index, the triangle in the mesh frame and its box.
+fn deepest_over_triangles<T>(
     mesh: &TriMesh,
     pose: &Isometry3,
     other: &Obb,
     pose_other: &Isometry3,
-    mut depth: impl FnMut(crate::math::Triangle, Obb) -> Option<Penetration>,
-) -> Option<Penetration> {
+    mut depth: impl FnMut(u32, crate::math::Triangle, Obb) -> Option<(Penetration, T)>,
+) -> Option<(Penetration, T)> {
     let other_in_mesh = pose.inv_mul(pose_other);
     let nodes = mesh.obb_tree().nodes();
-    let mut deepest: Option<Penetration> = None;
+    let mut deepest: Option<(Penetration, T)> = None;
     let mut stack = if nodes.is_empty() { Vec::new() } else { vec![0u32] };
     while let Some(i) = stack.pop() {
         let node = &nodes[i as usize];
@@ -55,10 +96,10 @@ fn deepest_over_triangles(
             NodeContent::Triangle(t) => {
                 let triangle = mesh.triangle(t);
                 let bounds = Obb::from_aabb(&Aabb::from_points(triangle.iter()).loosened(Real::EPSILON));
-                if let Some(p) = depth(triangle, bounds) {
-                    if deepest.is_none_or(|d| p.depth > d.depth) {
-                        deepest = Some(p);
-                    }
+                if let Some(found) = depth(t, triangle, bounds)
+                    && deepest.as_ref().is_none_or(|d| found.0.depth > d.0.depth)
+                {
+                    deepest = Some(found);
                 }
             }
         }

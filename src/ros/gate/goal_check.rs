@@ -170,13 +170,14 @@ impl Guard {
     /// then checked whole, for the depth its refusal names. Held to the required
     /// clearance, and `uncertain` while part of the scene is missing.
     fn certify(&mut self, input: &CheckInput, options: &GateOptions, with_markers: bool) -> (Report, Option<msg::MarkerArray>) {
-        let check = CheckOptions { method: Method::Certified, first_only: true, ..self.parameters().check };
+        let check = CheckOptions { method: Method::Certified, first_only: true, min_clearance: Some(options.min_clearance), ..self.parameters().check };
         let mut report = check_trajectory(input, &check).report;
         if report.verdict == Verdict::Collision {
             let first_ms = report.elapsed_ms;
             report = check_trajectory(input, &CheckOptions { first_only: false, ..check }).report;
             report.elapsed_ms += first_ms;
         }
+        // Held to the clearance again: the verdict may have changed.
         self.distrust_incomplete_scene(&mut report);
         report.require_clearance(options.min_clearance);
         let markers = (with_markers && self.parameters().publish_markers).then(|| contact_markers(input, &report, self.planning_frame()));
