@@ -16,8 +16,10 @@
 //!
 //! `cargo bench --bench real_use` (needs `.venv`: `bash scripts/setup_python.sh`);
 //! `REAL_USE_CASES=N` cases per robot, plan kind and verdict kind (default 8);
-//! `REAL_USE_KIND=free|grazing|colliding` times only that kind (for a profiler);
-//! `REAL_USE_THREADS=N` lets the checks use N cores (the peer is single-threaded).
+//! `REAL_USE_KIND=free|grazing|colliding` and `REAL_USE_ROBOT=panda|ur5` time only that
+//! kind or robot (for a profiler);
+//! `REAL_USE_THREADS=N` lets the checks use N cores (the peer is single-threaded);
+//! `REAL_USE_ONLY=first|whole` times only the first-only check or the whole report.
 mod panda_scene;
 
 use ccd_guard::check::sampled::{check_sampled, SampledOptions};
@@ -210,9 +212,15 @@ fn main() {
     if let Ok(kind) = std::env::var("REAL_USE_KIND") {
         all.retain(|c| c.kind == kind);
     }
+    if let Ok(robot) = std::env::var("REAL_USE_ROBOT") {
+        all.retain(|c| c.robot == robot);
+    }
     let whole = CheckOptions::default();
     let first_only = CheckOptions { first_only: true, ..whole };
-    let ours: Vec<(f64, f64)> = all.iter().map(|c| (best_of_3(&|| drop(check_trajectory(&c.input, &first_only))), best_of_3(&|| drop(check_trajectory(&c.input, &whole))))).collect();
+    // `REAL_USE_ONLY=first|whole` times one of the two (for a profiler).
+    let only = std::env::var("REAL_USE_ONLY").unwrap_or_default();
+    let time = |options: &CheckOptions, skip: &str, c: &Case| if only == skip { f64::NAN } else { best_of_3(&|| drop(check_trajectory(&c.input, options))) };
+    let ours: Vec<(f64, f64)> = all.iter().map(|c| (time(&first_only, "whole", c), time(&whole, "first", c))).collect();
     let theirs = peer(&robots, &prefix, &all);
     println!("{} trajectories; medians per trajectory (ms), {threads} core(s); ratios to coal sampling at 0.05 rad", all.len());
     println!("{:<6} {:<12} {:<10} {:>3} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>11} {:>7}", "robot", "plan", "kind", "n", "first", "whole", "coal.05", "coal.01", "first/.05", "whole/.05", "whole/first", "points");

@@ -32,12 +32,15 @@
 //! - [`vertex_cloud`]: the convex hull of a vertex list as a support map.
 //! - [`shape_depth`]: [`shape_penetration`] of any two element shapes, meshes by their
 //!   triangles.
+//! - [`overlap_bound`]: an upper bound of a depth from projections on a few axes, which
+//!   spares a mesh's depth the EPA of triangles that cannot be the deepest.
 use crate::math::{Point3, Real, Vector3};
 
 mod difference;
 pub mod directional;
 mod epa;
 pub mod minkowski_facets;
+pub mod overlap_bound;
 pub mod planar;
 pub mod shape_depth;
 mod start_simplex;
