@@ -43,8 +43,8 @@
 use ccd_guard::math::{Translation3, Vector3};
 use ccd_guard::ccd::{run_pipeline, PipelineOptions, PipelineResult};
 use ccd_guard::certifier::certify::CertifyOptions;
-use ccd_guard::check::certified_method::{certify_motion, pairs_apart};
-use ccd_guard::clearance::{min_clearance, ClearanceOptions, ClearanceSearch};
+use ccd_guard::check::certified_method::{certify_motion, near_pairs_apart, pairs_apart};
+use ccd_guard::clearance::{min_clearance, ClearanceOptions};
 use ccd_guard::query::intersection::intersection_point;
 use ccd_guard::check::CheckInput;
 use ccd_guard::collision::{Body, CollisionWorld, StateChecker};
@@ -857,7 +857,7 @@ fn run_case(seed: u64, dir: &Path, dense: (usize, usize), tally: &mut Tally) {
     let options = CertifyOptions::default();
     let touching: Vec<(f64, Vec<Pair>)> = r.colliding.iter().cloned().chain(full.contacts.iter().map(|c| (c.time_of_contact, vec![(c.link, c.other)]))).collect();
     let by_clearance = min_clearance(&input.world, &input.motion, &ClearanceOptions::default()).map_or(Vec::new(), |c| pairs_apart(&c, options.tolerance));
-    let by_search = ClearanceSearch::new(&input.world).pairs_apart(&input.motion, 0.5 * options.tolerance);
+    let by_search = near_pairs_apart(&input.world, &input.motion, options.tolerance);
     for (apart, how) in [(&by_clearance, "the clearance's pairs"), (&by_search, "the search's pairs")] {
         failures.extend(apart_but_touching(&input, apart, &touching, how));
         let (certificate, _) = certify_motion(&input.world, &input.motion, &options, apart);

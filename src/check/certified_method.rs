@@ -18,10 +18,9 @@
 //! one core, the Panda in a 20-object scene, 30 moves of each kind, first contact
 //! medians: MoveIt-like colliding 1.8 ms this way against 2.5 ms search first, free 4.3
 //! against 4.0; coarse colliding 3.3 against 4.4, free 5.8 against 4.1.) When it finds
-//! no contact, a first-only check measures no clearance unless one is required: over long
-//! segments the search only proves which pairs stay half the tolerance apart
-//! ([`ClearanceSearch::pairs_apart`], cells settled at that bound rather than near the
-//! minimum), and over short ones the certifier runs on every near pair at once.
+//! no contact, a first-only check measures no clearance unless one is required: the
+//! search only proves which of the pairs that may touch stay half the tolerance apart
+//! ([`near_pairs_apart`]: cells settled at that bound rather than near the minimum).
 use super::pipeline_method::pipeline_report;
 use super::report::{Report, UnprovenPair, Verdict};
 use super::CheckInput;
@@ -61,8 +60,8 @@ pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &
     if options.first_only && result.contacts.is_empty() {
         if with_clearance {
             (clearance, apart) = measure();
-        } else if motion.segments.iter().any(|s| s.largest_travel() > LONG_SEGMENT) {
-            apart = ClearanceSearch::new(world).pairs_apart(motion, APART_SHARE * certify.tolerance);
+        } else {
+            apart = near_pairs_apart(world, motion, certify.tolerance);
         }
     }
     let mut report = pipeline_report(world, &result, certify.tolerance);
@@ -91,15 +90,28 @@ pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &
     CertifiedOutcome { report, pipeline: result.stats, certifier: certifier_stats, clearance }
 }
 
-/// A joint travel (rad, or m) past which a segment is long. Over long segments the
-/// certifier subdivides pairs that stay well apart many times, so without a clearance
-/// to measure, a first-only check first proves what it can apart with the search's
-/// bounds ([`ClearanceSearch::pairs_apart`]); over short ones (a MoveIt plan's 0.05 rad
-/// steps) the certifier alone is quicker. `cargo bench --bench real_use`, free
-/// first-only medians, 8 cases each, search first against certifier alone: coarse Panda
-/// 7.5 against 24.6 ms, coarse UR5 5.3 against 11.1; MoveIt-like Panda 2.5 against 1.7,
-/// MoveIt-like UR5 1.9 against 0.8.
-const LONG_SEGMENT: f64 = 0.1;
+/// What a first-only check without a clearance to measure hands the certifier: the
+/// element pairs that may touch over some segment (stages 1 and 2) and that the search
+/// proves at least half the certifier's `tolerance` apart over the whole motion
+/// ([`ClearanceSearch::pairs_apart`]), sorted. (`cargo bench --bench real_use`, first-only
+/// medians over the 64 free and grazing trajectories, against the certifier on every near
+/// pair: UR5 MoveIt-like grazing 2.5 against 11.0 ms, Panda coarse free 6.4 against 24.6.)
+pub fn near_pairs_apart(world: &CollisionWorld, motion: &JointMotion, tolerance: f64) -> Vec<(usize, usize)> {
+    ClearanceSearch::with_pairs(world, near_pairs_over(world, motion)).pairs_apart(motion, APART_SHARE * tolerance)
+}
+
+/// The element pairs that may touch over some segment of the motion, sorted.
+fn near_pairs_over(world: &CollisionWorld, motion: &JointMotion) -> Vec<(usize, usize)> {
+    let mut culling = Culling::new(world);
+    let (mut all, mut near) = (Vec::new(), Vec::new());
+    for segment in &motion.segments {
+        culling.near_pairs(segment, &mut near, &mut Statistics::default());
+        all.extend_from_slice(&near);
+    }
+    all.sort_unstable();
+    all.dedup();
+    all
+}
 
 /// A pair is taken as proven apart when its proven bound is at least this share of the
 /// certifier's tolerance: a margin far above the rounding the bounds allow for (1e-12
