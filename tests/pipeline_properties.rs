@@ -41,7 +41,7 @@
 //! `ccd_guard check --method pipeline`). `PIPELINE_PROPS_CASES=N` changes the number of
 //! cases, `PIPELINE_PROPS_BASE=<u64>` draws another set of cases.
 use ccd_guard::math::{Translation3, Vector3};
-use ccd_guard::ccd::{run_pipeline, PipelineOptions, PipelineResult};
+use ccd_guard::ccd::{run_pipeline, run_pipeline_except, PipelineOptions, PipelineResult};
 use ccd_guard::certifier::certify::CertifyOptions;
 use ccd_guard::check::certified_method::{certify_motion, near_pairs_apart, pairs_apart};
 use ccd_guard::clearance::{min_clearance, ClearanceOptions};
@@ -858,6 +858,13 @@ fn run_case(seed: u64, dir: &Path, dense: (usize, usize), tally: &mut Tally) {
     let touching: Vec<(f64, Vec<Pair>)> = r.colliding.iter().cloned().chain(full.contacts.iter().map(|c| (c.time_of_contact, vec![(c.link, c.other)]))).collect();
     let by_clearance = min_clearance(&input.world, &input.motion, &ClearanceOptions::default()).map_or(Vec::new(), |c| pairs_apart(&c, options.tolerance));
     let by_search = near_pairs_apart(&input.world, &input.motion, options.tolerance);
+    // A first-only check leaves the search's pairs out of the pipeline too: its first
+    // contact is the one on every pair.
+    let first_apart = run_pipeline_except(&input.world, &input.motion, &PipelineOptions { first_only: true, ..PipelineOptions::default() }, &by_search);
+    let key = |r: &PipelineResult| r.contacts.first().map(|c| (c.time_of_contact, c.link, c.other));
+    if key(&first_apart) != key(&first) {
+        failures.push(format!("first contact {:?} with the search's pairs left out, {:?} on every pair", key(&first_apart), key(&first)));
+    }
     for (apart, how) in [(&by_clearance, "the clearance's pairs"), (&by_search, "the search's pairs")] {
         failures.extend(apart_but_touching(&input, apart, &touching, how));
         let (certificate, _) = certify_motion(&input.world, &input.motion, &options, apart);

@@ -248,9 +248,10 @@ struct Search<'s, 'w> {
     warm_starts: Vec<WarmStart>,
     /// The hull's gap below the exact distance, as last seen on each pair.
     hull_gaps: Vec<Real>,
-    /// For [`Goal::Apart`], the pairs found closer than its threshold somewhere: they
-    /// cannot be proven apart, so their cells are no longer split.
-    closer: Vec<bool>,
+    /// For [`Goal::Apart`], whether a pair was found closer than its threshold
+    /// somewhere (it cannot be proven apart, and a contact is likely): the search then
+    /// stops where it is.
+    found_closer: bool,
     incumbent: Incumbent,
     evaluations: usize,
     exact_distances: usize,
@@ -276,15 +277,17 @@ impl Search<'_, '_> {
         self.exact_distances += 1;
         let found = pair_distance(self.finder.world, self.finder.pairs[p], poses, cutoff)?;
         self.hull_gaps[p] = found.distance - lower;
-        self.note_distance(p, found.distance);
+        self.note_distance(found.distance);
         self.incumbent.offer(&found, segment, self.motion.segments[segment].start_time + s);
         Some(found)
     }
 
-    /// Notes a distance (or an upper bound of one) pair `p` attains.
-    fn note_distance(&mut self, p: usize, distance: Real) {
-        if let Goal::Apart(threshold) = self.goal {
-            self.closer[p] |= distance < threshold;
+    /// Notes a distance (or an upper bound of one) that a pair attains.
+    fn note_distance(&mut self, distance: Real) {
+        if let Goal::Apart(threshold) = self.goal
+            && distance < threshold
+        {
+            self.found_closer = true;
         }
     }
 
@@ -292,12 +295,12 @@ impl Search<'_, '_> {
     fn take(&mut self, probe: &Probe, p: usize, poses: &[Isometry3], segment: usize, s: Real) {
         match &probe.exact {
             Some(d) => {
-                self.note_distance(p, d.distance);
+                self.note_distance(d.distance);
                 self.incumbent.offer(d, segment, self.motion.segments[segment].start_time + s)
             }
             None if probe.lower < self.incumbent.level() => {
                 let upper = self.finder.upper_bound(p, poses, probe.normal.as_ref());
-                self.note_distance(p, upper);
+                self.note_distance(upper);
                 self.incumbent.propose(upper, p, segment, s);
             }
             None => {}
@@ -444,20 +447,15 @@ impl Search<'_, '_> {
         // What the pairs measured over one cell share.
         let mut shared: HashMap<(u32, u64, u64), CellData> = HashMap::new();
         while let Some(Reverse(cell)) = queue.pop() {
-            if cell.bound >= self.floor() {
+            // Settled; or (looking for pairs apart) a pair found closer than the
+            // threshold: every cell left keeps the bound it has, a proven one.
+            if cell.bound >= self.floor() || self.found_closer {
                 lower_bound = lower_bound.min(cell.bound);
                 for Reverse(left) in std::iter::once(Reverse(cell)).chain(queue.drain()) {
                     let p = left.pair as usize;
                     pair_bounds[p] = pair_bounds[p].min(left.bound);
                 }
                 break;
-            }
-            if self.closer[cell.pair as usize] {
-                // Never to be proven apart: its bound stands (below the threshold).
-                lower_bound = lower_bound.min(cell.bound);
-                let p = cell.pair as usize;
-                pair_bounds[p] = pair_bounds[p].min(cell.bound);
-                continue;
             }
             if cell.evaluated {
                 let middle = 0.5 * (cell.lo + cell.hi);
@@ -567,7 +565,9 @@ impl<'w> ClearanceSearch<'w> {
     /// motion. The same proven cell bounds as [`Self::min_clearance`], but a cell settles
     /// as soon as its bound reaches `threshold`, and a pair whose cells are still below
     /// it at [`APART_MIN_CELL`] of their segment is left out: far less work than the
-    /// clearance to its tolerance, for the pairs the certifier need not subdivide.
+    /// clearance to its tolerance, for the pairs the certifier need not subdivide. The
+    /// search stops at the first pair it finds closer than `threshold` (a contact is
+    /// likely, for the pipeline to find): the pairs not settled by then are left out.
     pub fn pairs_apart(&self, motion: &JointMotion, threshold: Real) -> Vec<(usize, usize)> {
         if self.pairs.is_empty() || motion.segments.is_empty() {
             return Vec::new();
@@ -585,9 +585,9 @@ impl<'w> ClearanceSearch<'w> {
             motion,
             options,
             goal,
+            found_closer: false,
             warm_starts: vec![WarmStart::new(); self.pairs.len()],
             hull_gaps: vec![Real::INFINITY; self.pairs.len()],
-            closer: vec![false; self.pairs.len()],
             incumbent: Incumbent { best: None, distance: Real::INFINITY, candidate: None },
             evaluations: 0,
             exact_distances: 0,
