@@ -49,9 +49,10 @@ pub struct CertifiedOutcome {
 }
 
 /// Runs the clearance search, the pipeline and (without contacts) the certifier, the
-/// last on the pairs the search does not prove apart ([`pairs_apart`]); see the module
-/// for the order. With `first_only`, the search runs only when `with_clearance` asks for
-/// the motion's clearance (and then only when the pipeline finds no contact).
+/// last two on the pairs the search does not prove apart ([`pairs_apart`]); see the
+/// module for the order. With `first_only`, the clearance is measured only when
+/// `with_clearance` asks for it (after a pipeline on every pair that finds no contact);
+/// otherwise [`near_pairs_apart`] comes first.
 pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &CertifyOptions, with_clearance: bool) -> CertifiedOutcome {
     let started = Instant::now();
     let (world, motion) = (&input.world, &input.motion);
