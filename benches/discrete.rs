@@ -4,7 +4,6 @@
 use ccd_guard::collision::StateChecker;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
-use std::process::Command;
 
 mod panda_scene;
 
@@ -30,21 +29,12 @@ fn our_median(bench: &panda_scene::PandaBench, states: &[Vec<f64>]) -> f64 {
 }
 
 fn coal_medians(bench: &panda_scene::PandaBench) -> Option<(f64, f64)> {
-    let dir = tempfile::tempdir().ok()?;
     let request = serde_json::json!({
         "urdf": bench.urdf, "srdf": bench.srdf, "prefix": bench.prefix, "scene": serde_json::from_str::<serde_json::Value>(&bench.scene_json).ok()?,
         "joint_names": bench.world.robot.variable_names().collect::<Vec<_>>(),
         "free": bench.free, "colliding": bench.colliding, "repeats": 20,
     });
-    let path = dir.path().join("request.json");
-    std::fs::write(&path, request.to_string()).ok()?;
-    let root = env!("CARGO_MANIFEST_DIR");
-    let out = Command::new(format!("{root}/.venv/bin/python")).arg(format!("{root}/benches/coal_discrete.py")).arg(&path).output().ok()?;
-    if !out.status.success() {
-        eprintln!("coal_discrete.py failed: {}", String::from_utf8_lossy(&out.stderr));
-        return None;
-    }
-    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    let answer = panda_scene::run_python_peer("coal_discrete.py", &request)?;
     Some((answer["free_median_s"].as_f64()?, answer["colliding_median_s"].as_f64()?))
 }
 

@@ -35,6 +35,22 @@ impl Rng {
     }
 }
 
+/// Runs a Python peer of the project's venv (`benches/SCRIPT`) on `request`, written to
+/// a temporary JSON file whose path is its argument, and reads the JSON it prints
+/// (`None`, with its error on stderr, when it cannot run).
+pub fn run_python_peer(script: &str, request: &serde_json::Value) -> Option<serde_json::Value> {
+    let dir = tempfile::tempdir().ok()?;
+    let path = dir.path().join("request.json");
+    std::fs::write(&path, request.to_string()).ok()?;
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = std::process::Command::new(format!("{root}/.venv/bin/python")).arg(format!("{root}/benches/{script}")).arg(&path).output().ok()?;
+    if !out.status.success() {
+        eprintln!("{script} failed: {}", String::from_utf8_lossy(&out.stderr));
+        return None;
+    }
+    serde_json::from_slice(&out.stdout).ok()
+}
+
 /// `cmeel.prefix` of the project's venv (made by `scripts/setup_python.sh`).
 pub fn cmeel_prefix() -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -33,7 +33,6 @@ use ccd_guard::scene::parse_scene;
 use panda_scene::Rng;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -168,7 +167,6 @@ fn cases(files: &RobotFiles, resolver: &ResourceResolver, per_kind: usize, seed:
 
 /// The peer's seconds per case and step (`None` when the peer cannot run).
 fn peer(robots: &[RobotFiles], prefix: &Path, cases: &[Case]) -> Option<Vec<BTreeMap<String, f64>>> {
-    let dir = tempfile::tempdir().ok()?;
     let robots: serde_json::Map<String, serde_json::Value> =
         robots.iter().map(|r| (r.name.to_string(), serde_json::json!({"urdf": r.urdf, "srdf": r.srdf, "prefix": prefix}))).collect();
     let cases: Vec<serde_json::Value> = cases
@@ -182,16 +180,8 @@ fn peer(robots: &[RobotFiles], prefix: &Path, cases: &[Case]) -> Option<Vec<BTre
         })
         .collect();
     let request = serde_json::json!({"robots": robots, "cases": cases, "resolutions": [0.05, 0.01], "repeats": 3});
-    let path = dir.path().join("request.json");
-    std::fs::write(&path, request.to_string()).ok()?;
-    let root = env!("CARGO_MANIFEST_DIR");
-    let out = Command::new(format!("{root}/.venv/bin/python")).arg(format!("{root}/benches/coal_sampling.py")).arg(&path).output().ok()?;
-    if !out.status.success() {
-        eprintln!("coal_sampling.py failed: {}", String::from_utf8_lossy(&out.stderr));
-        return None;
-    }
-    let answer: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).ok()?;
-    Some(answer.iter().map(|a| ["0.05", "0.01"].iter().map(|s| (s.to_string(), a[*s]["seconds"].as_f64().unwrap_or(f64::NAN) * 1e3)).collect()).collect())
+    let answer = panda_scene::run_python_peer("coal_sampling.py", &request)?;
+    Some(answer.as_array()?.iter().map(|a| ["0.05", "0.01"].iter().map(|s| (s.to_string(), a[*s]["seconds"].as_f64().unwrap_or(f64::NAN) * 1e3)).collect()).collect())
 }
 
 fn main() {

@@ -27,6 +27,27 @@ fn input(link_geometry: &str, origin: &str, joint: &str, axis: &str, scene: &str
     CheckInput::from_parts(CollisionWorld::new(robot, scene, None), &trajectory, None).unwrap()
 }
 
+/// The cubic Hermite motion of the dipping tests (T = 2 s, z from 0.15 m at velocity -a
+/// to 0.2 m at velocity +a) of a link with `geometry` on a prismatic joint along z over
+/// a box whose top face is z = 0: the event's depth, and the closed form 0.1 - z_min.
+fn dip_into_a_box(geometry: &str, a: f64) -> (f64, f64) {
+    let trajectory = format!(
+        "joint_names: [j]\npoints:\n  - {{positions: [0.15], velocities: [{}], time_from_start: 0.0}}\n  - {{positions: [0.2], velocities: [{a}], time_from_start: 2.0}}\n",
+        -a
+    );
+    let scene = "objects:\n  - {id: block, type: box, dimensions: [1, 1, 0.4], pose: {position: [0, 0, -0.2]}}\n";
+    let input = input(geometry, "0 0 0", "prismatic", "0 0 1", scene, &trajectory);
+    let (mut report, _) = check_pipeline(&input, &PipelineOptions::default(), 1e-3);
+    assert_eq!(report.verdict, Verdict::Collision);
+    add_penetration_depths(&mut report, &input, false);
+    let b = 0.3 + 4.0 * a;
+    let u = (b - (b * b - 2.4 * a).sqrt()) / 0.6;
+    let z = 0.15 * (2.0 * u.powi(3) - 3.0 * u * u + 1.0) + 0.2 * (-2.0 * u.powi(3) + 3.0 * u * u) + 2.0 * a * (-(u.powi(3) - 2.0 * u * u + u) + u.powi(3) - u * u);
+    let got = report.contacts[0].max_penetration_depth.unwrap();
+    assert_eq!(report.max_penetration_depth, Some(got));
+    (got, 0.1 - z)
+}
+
 /// A ball of radius 0.1 on a prismatic joint along z, over a box whose top face is z = 0,
 /// on a cubic Hermite segment of T = 2 s from z = 0.15 (velocity -a) to z = 0.2
 /// (velocity +a): z(u) = 0.15 h00 + 0.2 h01 + T(-a h10 + a h11), whose lowest point
@@ -35,22 +56,8 @@ fn input(link_geometry: &str, origin: &str, joint: &str, axis: &str, scene: &str
 #[test]
 fn ball_dipping_into_a_box_between_waypoints() {
     for a in [0.15f64, 0.26, 0.29] {
-        let trajectory = format!(
-            "joint_names: [j]\npoints:\n  - {{positions: [0.15], velocities: [{}], time_from_start: 0.0}}\n  - {{positions: [0.2], velocities: [{a}], time_from_start: 2.0}}\n",
-            -a
-        );
-        let scene = "objects:\n  - {id: block, type: box, dimensions: [1, 1, 0.4], pose: {position: [0, 0, -0.2]}}\n";
-        let input = input(r#"<sphere radius="0.1"/>"#, "0 0 0", "prismatic", "0 0 1", scene, &trajectory);
-        let (mut report, _) = check_pipeline(&input, &PipelineOptions::default(), 1e-3);
-        assert_eq!(report.verdict, Verdict::Collision);
-        add_penetration_depths(&mut report, &input, false);
-        let b = 0.3 + 4.0 * a;
-        let u = (b - (b * b - 2.4 * a).sqrt()) / 0.6;
-        let z = 0.15 * (2.0 * u.powi(3) - 3.0 * u * u + 1.0) + 0.2 * (-2.0 * u.powi(3) + 3.0 * u * u) + 2.0 * a * (-(u.powi(3) - 2.0 * u * u + u) + u.powi(3) - u * u);
-        let expected = 0.1 - z;
-        let got = report.contacts[0].max_penetration_depth.unwrap();
-        assert!((got - expected).abs() < 1e-9, "a = {a}: depth {got}, expected {expected} (u = {u})");
-        assert_eq!(report.max_penetration_depth, Some(got));
+        let (got, expected) = dip_into_a_box(r#"<sphere radius="0.1"/>"#, a);
+        assert!((got - expected).abs() < 1e-9, "a = {a}: depth {got}, expected {expected}");
     }
 }
 
@@ -127,21 +134,7 @@ fn mesh_cube_dipping_into_a_box_between_waypoints() {
     let dir = tempfile::tempdir().unwrap();
     let cube = dir.path().join("cube.obj");
     std::fs::write(&cube, subdivided_cube_obj(1)).unwrap();
-    let a: f64 = 0.26;
-    let trajectory = format!(
-        "joint_names: [j]\npoints:\n  - {{positions: [0.15], velocities: [{}], time_from_start: 0.0}}\n  - {{positions: [0.2], velocities: [{a}], time_from_start: 2.0}}\n",
-        -a
-    );
-    let scene = "objects:\n  - {id: block, type: box, dimensions: [1, 1, 0.4], pose: {position: [0, 0, -0.2]}}\n";
-    let input = input(&format!(r#"<mesh filename="{}"/>"#, cube.display()), "0 0 0", "prismatic", "0 0 1", scene, &trajectory);
-    let (mut report, _) = check_pipeline(&input, &PipelineOptions::default(), 1e-3);
-    assert_eq!(report.verdict, Verdict::Collision);
-    add_penetration_depths(&mut report, &input, false);
-    let b = 0.3 + 4.0 * a;
-    let u = (b - (b * b - 2.4 * a).sqrt()) / 0.6;
-    let z = 0.15 * (2.0 * u.powi(3) - 3.0 * u * u + 1.0) + 0.2 * (-2.0 * u.powi(3) + 3.0 * u * u) + 2.0 * a * (-(u.powi(3) - 2.0 * u * u + u) + u.powi(3) - u * u);
-    let expected = 0.1 - z;
-    let got = report.contacts[0].max_penetration_depth.unwrap();
+    let (got, expected) = dip_into_a_box(&format!(r#"<mesh filename="{}"/>"#, cube.display()), 0.26);
     // Within a triangle's EPA accuracy (seen: 1.5e-9 m).
     assert!((got - expected).abs() < 1e-8, "depth {got}, expected {expected}");
 }
