@@ -6,9 +6,9 @@
 //! a voxel map is involved, the largest depth over its cubes that meet the other shape
 //! ([`super::voxel_map_depth`]).
 use super::voxel_map_depth::voxel_map_penetration;
-use super::overlap_bound::{overlap_bound, Part};
+use super::overlap_bound::{face_overlap_bound, overlap_bound, Part};
 use super::{penetration_depth, Penetration};
-use crate::bounding_volume::{Aabb, Obb};
+use crate::bounding_volume::Obb;
 use crate::math::{Isometry3, Real};
 use crate::partitioning::NodeContent;
 use crate::shape::{Shape, TriMesh, TriangleShape};
@@ -32,46 +32,49 @@ pub struct DepthFeatures {
 
 /// The depth of two placed shapes (meshes and convex shapes; not voxel maps, `None`)
 /// and the triangles it comes from; `None` when they do not intersect. The triangles (or
-/// triangle pairs) whose boxes meet the other shape are measured in the order of their
-/// [`overlap_bound`]s, as long as a bound can beat the deepest found.
+/// triangle pairs) whose boxes meet the other shape are ordered by their
+/// [`face_overlap_bound`]s and measured while one can beat the deepest found; the
+/// [`overlap_bound`] of one that can decides whether it goes to EPA.
 pub fn deepest_features(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3) -> Option<(Penetration, DepthFeatures)> {
     let features = |a, b| DepthFeatures { a, b };
-    let world = |mesh: &TriMesh, pose: &Isometry3, t: u32| mesh.triangle(t).map(|p| pose * p);
+    let world = |mesh: &TriMesh, pose: &Isometry3, t: u32| Part::Triangle(mesh.triangle(t).map(|p| pose * p));
     match (a, b) {
         (Shape::VoxelMap(_), _) | (_, Shape::VoxelMap(_)) => None,
         (Shape::TriMesh(ma), Shape::TriMesh(mb)) => {
-            let mut candidates = Vec::new();
-            for (ta, box_a) in triangles_meeting(ma, pose_a, &b.local_obb(), pose_b) {
-                let tri_a = world(ma, pose_a, ta);
-                for (tb, _) in triangles_meeting(mb, pose_b, &box_a, pose_a) {
-                    candidates.push((overlap_bound(&Part::Triangle(tri_a), &Part::Triangle(world(mb, pose_b, tb))), (ta, tb)));
-                }
-            }
+            let candidates = triangle_pairs_meeting(ma, pose_a, mb, pose_b).into_iter().map(|(ta, tb)| (face_overlap_bound(&world(ma, pose_a, ta), &world(mb, pose_b, tb)), (ta, tb))).collect();
+            let bound = |(ta, tb): (u32, u32)| overlap_bound(&world(ma, pose_a, ta), &world(mb, pose_b, tb));
             let depth = |(ta, tb): (u32, u32)| penetration_depth(&TriangleShape(&ma.triangle(ta)), pose_a, &TriangleShape(&mb.triangle(tb)), pose_b);
-            deepest_by_bound(candidates, depth).map(|(p, (ta, tb))| (p, features(Some(ta), Some(tb))))
+            deepest_by_bound(candidates, bound, depth).map(|(p, (ta, tb))| (p, features(Some(ta), Some(tb))))
         }
         (Shape::TriMesh(m), convex) => {
-            let sb = convex.as_support_map()?;
-            let candidates = triangles_meeting(m, pose_a, &convex.local_obb(), pose_b).into_iter().map(|(t, _)| (overlap_bound(&Part::Triangle(world(m, pose_a, t)), &Part::Convex(sb, pose_b)), t)).collect();
-            deepest_by_bound(candidates, |t| penetration_depth(&TriangleShape(&m.triangle(t)), pose_a, sb, pose_b)).map(|(p, t)| (p, features(Some(t), None)))
+            let (sb, part_b) = (convex.as_support_map()?, Part::convex(convex, pose_b)?);
+            let candidates = triangles_meeting(m, pose_a, &convex.local_obb(), pose_b).into_iter().map(|t| (face_overlap_bound(&world(m, pose_a, t), &part_b), t)).collect();
+            let bound = |t: u32| overlap_bound(&world(m, pose_a, t), &part_b);
+            deepest_by_bound(candidates, bound, |t| penetration_depth(&TriangleShape(&m.triangle(t)), pose_a, sb, pose_b)).map(|(p, t)| (p, features(Some(t), None)))
         }
         (convex, Shape::TriMesh(m)) => {
-            let sa = convex.as_support_map()?;
-            let candidates = triangles_meeting(m, pose_b, &convex.local_obb(), pose_a).into_iter().map(|(t, _)| (overlap_bound(&Part::Convex(sa, pose_a), &Part::Triangle(world(m, pose_b, t))), t)).collect();
-            deepest_by_bound(candidates, |t| penetration_depth(sa, pose_a, &TriangleShape(&m.triangle(t)), pose_b)).map(|(p, t)| (p, features(None, Some(t))))
+            let (sa, part_a) = (convex.as_support_map()?, Part::convex(convex, pose_a)?);
+            let candidates = triangles_meeting(m, pose_b, &convex.local_obb(), pose_a).into_iter().map(|t| (face_overlap_bound(&part_a, &world(m, pose_b, t)), t)).collect();
+            let bound = |t: u32| overlap_bound(&part_a, &world(m, pose_b, t));
+            deepest_by_bound(candidates, bound, |t| penetration_depth(sa, pose_a, &TriangleShape(&m.triangle(t)), pose_b)).map(|(p, t)| (p, features(None, Some(t))))
         }
         (ca, cb) => Some((penetration_depth(ca.as_support_map()?, pose_a, cb.as_support_map()?, pose_b)?, features(None, None))),
     }
 }
 
-/// The deepest of the candidates, each an upper bound of its depth and what names it:
-/// measured by `depth` deepest bound first, while a bound is above the deepest found.
-fn deepest_by_bound<T: Copy>(mut candidates: Vec<(Real, T)>, mut depth: impl FnMut(T) -> Option<Penetration>) -> Option<(Penetration, T)> {
+/// The deepest of the candidates, each with a cheap upper bound of its depth and what
+/// names it: in the order of those bounds, while one is above the deepest found, a
+/// candidate whose tighter `bound` is above it too is measured by `depth`.
+fn deepest_by_bound<T: Copy>(mut candidates: Vec<(Real, T)>, bound: impl Fn(T) -> Real, mut depth: impl FnMut(T) -> Option<Penetration>) -> Option<(Penetration, T)> {
     candidates.sort_by(|x, y| y.0.total_cmp(&x.0));
     let mut deepest: Option<(Penetration, T)> = None;
-    for (bound, item) in candidates {
-        if bound <= 0.0 || deepest.as_ref().is_some_and(|d| bound <= d.0.depth) {
+    let deepest_depth = |deepest: &Option<(Penetration, T)>| deepest.as_ref().map_or(0.0, |d| d.0.depth);
+    for (cheap, item) in candidates {
+        if cheap <= deepest_depth(&deepest) {
             break;
+        }
+        if bound(item) <= deepest_depth(&deepest) {
+            continue;
         }
         if let Some(p) = depth(item)
             && deepest.as_ref().is_none_or(|d| p.depth > d.0.depth)
@@ -100,8 +103,8 @@ pub fn features_penetration(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &I
 }
 
 /// The mesh's triangles whose tree boxes meet `other` (a box in the frame that
-/// `pose_other` places), each with its own box in the mesh frame.
-fn triangles_meeting(mesh: &TriMesh, pose: &Isometry3, other: &Obb, pose_other: &Isometry3) -> Vec<(u32, Obb)> {
+/// `pose_other` places).
+fn triangles_meeting(mesh: &TriMesh, pose: &Isometry3, other: &Obb, pose_other: &Isometry3) -> Vec<u32> {
     let other_in_mesh = pose.inv_mul(pose_other);
     let nodes = mesh.obb_tree().nodes();
     let mut found = Vec::new();
@@ -113,8 +116,128 @@ fn triangles_meeting(mesh: &TriMesh, pose: &Isometry3, other: &Obb, pose_other: 
         }
         match node.content {
             NodeContent::Children(l, r) => stack.extend([l, r]),
-            NodeContent::Triangle(t) => found.push((t, Obb::from_aabb(&Aabb::from_points(mesh.triangle(t).iter()).loosened(Real::EPSILON)))),
+            NodeContent::Triangle(t) => found.push(t),
         }
     }
     found
+}
+
+/// The triangle pairs of two meshes whose tree boxes meet: both trees descended
+/// together, the larger box of a pair opened first.
+fn triangle_pairs_meeting(ma: &TriMesh, pose_a: &Isometry3, mb: &TriMesh, pose_b: &Isometry3) -> Vec<(u32, u32)> {
+    let b_in_a = pose_a.inv_mul(pose_b);
+    let (nodes_a, nodes_b) = (ma.obb_tree().nodes(), mb.obb_tree().nodes());
+    let mut found = Vec::new();
+    let mut stack = if nodes_a.is_empty() || nodes_b.is_empty() { Vec::new() } else { vec![(0u32, 0u32)] };
+    while let Some((i, j)) = stack.pop() {
+        let (na, nb) = (&nodes_a[i as usize], &nodes_b[j as usize]);
+        if !na.obb.intersects(&nb.obb, &b_in_a) {
+            continue;
+        }
+        match (na.content, nb.content) {
+            (NodeContent::Triangle(ta), NodeContent::Triangle(tb)) => found.push((ta, tb)),
+            (NodeContent::Children(l, r), NodeContent::Triangle(_)) => stack.extend([(l, j), (r, j)]),
+            (NodeContent::Triangle(_), NodeContent::Children(l, r)) => stack.extend([(i, l), (i, r)]),
+            (NodeContent::Children(la, ra), NodeContent::Children(lb, rb)) => match na.obb.half_extents.max() >= nb.obb.half_extents.max() {
+                true => stack.extend([(la, j), (ra, j)]),
+                false => stack.extend([(i, lb), (i, rb)]),
+            },
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{test_uniform, Point3, Triangle, Vector3};
+    use crate::shape::{Ball, Cuboid, Cylinder, SupportMap};
+    use nalgebra::{Translation3, UnitQuaternion};
+    use std::sync::Arc;
+
+    /// A lumpy closed mesh: an octahedron subdivided `levels` times, its corners pushed
+    /// out to random radii about `radius`.
+    fn lumpy_mesh(levels: usize, radius: Real, u: &mut dyn FnMut() -> Real) -> TriMesh {
+        let mut vertices: Vec<Point3> = [Vector3::x(), -Vector3::x(), Vector3::y(), -Vector3::y(), Vector3::z(), -Vector3::z()].map(Point3::from).to_vec();
+        let mut triangles: Vec<[u32; 3]> = vec![[0, 2, 4], [2, 1, 4], [1, 3, 4], [3, 0, 4], [2, 0, 5], [1, 2, 5], [3, 1, 5], [0, 3, 5]];
+        for _ in 0..levels {
+            let mut middles = std::collections::HashMap::new();
+            let mut middle = |i: u32, j: u32, vertices: &mut Vec<Point3>| {
+                *middles.entry((i.min(j), i.max(j))).or_insert_with(|| {
+                    vertices.push(Point3::from((vertices[i as usize].coords + vertices[j as usize].coords).normalize()));
+                    vertices.len() as u32 - 1
+                })
+            };
+            triangles = triangles
+                .iter()
+                .flat_map(|&[a, b, c]| {
+                    let (ab, bc, ca) = (middle(a, b, &mut vertices), middle(b, c, &mut vertices), middle(c, a, &mut vertices));
+                    [[a, ab, ca], [ab, b, bc], [ca, bc, c], [ab, bc, ca]]
+                })
+                .collect();
+        }
+        let vertices = vertices.iter().map(|p| Point3::from(p.coords * radius * (0.8 + 0.4 * u()))).collect();
+        TriMesh::new(vertices, triangles).expect("a valid mesh")
+    }
+
+    fn pose(u: &mut dyn FnMut() -> Real, reach: Real) -> Isometry3 {
+        let mut v = |s: Real| Vector3::new(s * (u() - 0.5), s * (u() - 0.5), s * (u() - 0.5));
+        Isometry3::from_parts(Translation3::from(v(reach)), UnitQuaternion::from_scaled_axis(v(6.0)))
+    }
+
+    /// The largest EPA depth over every triangle (or triangle pair) that meets.
+    fn every_triangle(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3) -> Option<Real> {
+        let parts = |shape: &Shape| -> Vec<Option<Triangle>> {
+            match shape {
+                Shape::TriMesh(m) => (0..m.triangle_indices().len() as u32).map(|t| Some(m.triangle(t))).collect(),
+                _ => vec![None],
+            }
+        };
+        let mut deepest: Option<Real> = None;
+        for ta in parts(a) {
+            for tb in parts(b) {
+                let (wa, wb) = (ta.as_ref().map(TriangleShape), tb.as_ref().map(TriangleShape));
+                let sa: &dyn SupportMap = match &wa { Some(w) => w, None => a.as_support_map().unwrap() };
+                let sb: &dyn SupportMap = match &wb { Some(w) => w, None => b.as_support_map().unwrap() };
+                if let Some(p) = penetration_depth(sa, pose_a, sb, pose_b) {
+                    deepest = Some(deepest.map_or(p.depth, |d: Real| d.max(p.depth)));
+                }
+            }
+        }
+        deepest
+    }
+
+    /// Lumpy meshes against boxes, balls, cylinders and other lumpy meshes, overlapping
+    /// from grazing to deep: the search, which skips what its bounds rule out, finds the
+    /// depth of EPA on every triangle (pair), and names a triangle (pair) that has it.
+    #[test]
+    fn the_deepest_features_are_the_deepest_of_every_triangle() {
+        let mut u = test_uniform(0x5eed_deeb);
+        let (mut compared, mut meshes_both) = (0, 0);
+        for case in 0..240 {
+            let mesh = Shape::TriMesh(Arc::new(lumpy_mesh(1 + case % 2, 0.1, &mut u)));
+            let other = match case % 4 {
+                0 => Shape::Cuboid(Cuboid { half_extents: Vector3::new(0.03 + 0.1 * u(), 0.03 + 0.1 * u(), 0.03 + 0.1 * u()) }),
+                1 => Shape::Ball(Ball { radius: 0.03 + 0.1 * u() }),
+                2 => Shape::Cylinder(Cylinder { half_height: 0.03 + 0.1 * u(), radius: 0.03 + 0.1 * u() }),
+                _ => Shape::TriMesh(Arc::new(lumpy_mesh(1, 0.08, &mut u))),
+            };
+            let (pose_mesh, pose_other) = (pose(&mut u, 0.2), pose(&mut u, 0.2));
+            for swapped in [false, true] {
+                let (a, pa, b, pb) = if swapped { (&other, &pose_other, &mesh, &pose_mesh) } else { (&mesh, &pose_mesh, &other, &pose_other) };
+                match (every_triangle(a, pa, b, pb), deepest_features(a, pa, b, pb)) {
+                    (None, None) => {}
+                    (Some(depth), Some((p, features))) => {
+                        assert!((p.depth - depth).abs() <= 1e-12 * (1.0 + depth), "case {case}: {} against {depth} on every triangle", p.depth);
+                        let named = features_penetration(a, pa, b, pb, features).map(|p| p.depth);
+                        assert_eq!(named, Some(p.depth), "case {case}: the named triangles");
+                        compared += 1;
+                        meshes_both += matches!(other, Shape::TriMesh(_)) as usize;
+                    }
+                    (expected, found) => panic!("case {case}: {expected:?} on every triangle, {:?} found", found.map(|f| f.0.depth)),
+                }
+            }
+        }
+        assert!(compared > 150 && meshes_both > 40, "{compared} depths compared, {meshes_both} mesh against mesh");
+    }
 }
