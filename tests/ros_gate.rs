@@ -1,30 +1,16 @@
 //! The execution gate's decisions, apart from DDS (issue 14): which goals go to the
 //! controller and what a refused one is told. The action protocol itself is tested
 //! through DDS with a Cyclone DDS peer (`test/python/test_gate_cyclonedds.py`).
+mod common;
+
 use ccd_guard::motion::{Trajectory, TrajectoryPoint};
 use ccd_guard::ros::gate::goal_check::controller_motion;
 use ccd_guard::ros::gate::{GateDecision, GateGoal, GateOptions, GoalKey};
 use ccd_guard::ros::guard::Guard;
 use ccd_guard::ros::msg;
 use ccd_guard::ros::parameters::NodeParameters;
-use std::path::{Path, PathBuf};
-
-fn demo(file: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo").join(file)
-}
-
-fn demo_guard() -> Guard {
-    Guard::new(NodeParameters {
-        urdf_file: Some(demo("robot.urdf").display().to_string()),
-        srdf_file: Some(demo("robot.srdf").display().to_string()),
-        scene_file: Some(demo("scene.yaml").display().to_string()),
-        ..NodeParameters::default()
-    })
-}
-
-fn demo_trajectory(file: &str) -> msg::JointTrajectory {
-    ccd_guard::ros::convert::trajectory_message(&ccd_guard::motion::load_trajectory(&demo(file)).unwrap())
-}
+use common::demo::{demo, demo_guard, demo_trajectory};
+use std::path::Path;
 
 /// The robot measured where `trajectory` starts (plus `offset` on its first joint).
 fn at_start(guard: &mut Guard, trajectory: &msg::JointTrajectory, offset: f64) {

@@ -1,24 +1,23 @@
 //! The ROS node's logic without DDS (issue 6): the command line, names, parameters,
 //! discovery settings, the work queue, the planning scene, the guard and its markers.
 //! The transport is tested against a Cyclone DDS peer in `test/python`.
+mod common;
+
 use ccd_guard::check::Method;
 use ccd_guard::collision::Body;
 use ccd_guard::ros::arguments::RosArguments;
 use ccd_guard::ros::discovery::{Discovery, DiscoveryRange};
-use ccd_guard::ros::guard::{Guard, TrajectoryJob};
+use ccd_guard::ros::guard::TrajectoryJob;
 use ccd_guard::ros::msg;
 use ccd_guard::ros::names::NodeNames;
 use ccd_guard::ros::parameters::NodeParameters;
+use common::demo::{demo, demo_guard, demo_trajectory};
 use ccd_guard::ros::planning_scene::PlanningSceneState;
 use ccd_guard::ros::work_queue::{Pushed, Work, WorkQueue};
 use std::path::{Path, PathBuf};
 
 fn strings(args: &[&str]) -> Vec<String> {
     args.iter().map(|s| s.to_string()).collect()
-}
-
-fn demo(file: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo").join(file)
 }
 
 #[test]
@@ -282,25 +281,11 @@ fn the_allowed_collision_matrix_and_attached_objects() {
     assert!(scene.collision_world().robot.link_named("part").is_none());
 }
 
-fn demo_guard() -> Guard {
-    let params = NodeParameters {
-        urdf_file: Some(demo("robot.urdf").display().to_string()),
-        srdf_file: Some(demo("robot.srdf").display().to_string()),
-        scene_file: Some(demo("scene.yaml").display().to_string()),
-        ..NodeParameters::default()
-    };
-    Guard::new(params)
-}
-
 /// The display URIs of the demo robot's collision meshes.
 fn guard_robot_meshes() -> Vec<String> {
     let resolver = ccd_guard::robot::resources::ResourceResolver::from_env(Vec::new());
     let robot = ccd_guard::robot::urdf::load_urdf(&demo("robot.urdf"), &resolver).unwrap();
     robot.links.iter().flat_map(|l| l.collision.iter().filter_map(|c| c.mesh_source.as_ref().map(|m| m.uri.clone()))).collect()
-}
-
-fn demo_trajectory(file: &str) -> msg::JointTrajectory {
-    ccd_guard::ros::convert::trajectory_message(&ccd_guard::motion::load_trajectory(&demo(file)).unwrap())
 }
 
 #[test]

@@ -136,3 +136,10 @@ pub fn concatenate(parts: &[msg::JointTrajectory]) -> Result<msg::JointTrajector
     }
     Ok(whole)
 }
+
+/// An `invalid` verdict for input the node could not read or check (logged as a warning).
+pub fn invalid_verdict(source: &str, options: &crate::check::CheckOptions, error: String) -> msg::CollisionVerdict {
+    log::warn!("{source}: {error}");
+    let report = crate::check::Report::invalid(options.method.name(), options.tolerance, error);
+    verdict(&report, msg::Header { stamp: msg::Time::now(), frame_id: String::new() }, source, msg::Time::default())
+}

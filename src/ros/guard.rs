@@ -87,6 +87,7 @@ impl TrajectoryJob {
 }
 
 /// What a check gives the transport to send.
+#[derive(Debug)]
 pub struct CheckResult {
     pub verdict: msg::CollisionVerdict,
     pub markers: Option<msg::MarkerArray>,
@@ -102,6 +103,19 @@ pub struct Guard {
     world: Option<Arc<CollisionWorld>>,
     /// Whether the latest joint state collided (the current-state check).
     current_state_colliding: Option<bool>,
+    /// A panic to raise on the next check or scene update (for the tests that the node
+    /// survives one).
+    injected_panic: Option<InjectedPanic>,
+}
+
+/// Where [`Guard::inject_panic`] makes the guard panic, once.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InjectedPanic {
+    /// Preparing the next check (of a trajectory, a goal, or the rest of a running goal).
+    Check,
+    /// After applying the next collision object or planning scene, as if halfway.
+    SceneUpdate,
 }
 
 impl Guard {
@@ -110,7 +124,7 @@ impl Guard {
     /// `invalid` and says why, until `robot_description` brings one.
     pub fn new(params: NodeParameters) -> Self {
         let resolver = ResourceResolver::from_env(params.package_dirs.clone());
-        let mut guard = Self { params, resolver, scene: Err("no robot description yet (parameter robot_description or urdf_file, or the robot_description topic)".into()), world: None, current_state_colliding: None };
+        let mut guard = Self { params, resolver, scene: Err("no robot description yet (parameter robot_description or urdf_file, or the robot_description topic)".into()), world: None, current_state_colliding: None, injected_panic: None };
         let urdf_text = match (&guard.params.robot_description, &guard.params.urdf_file) {
             (Some(text), _) => Some((text.clone(), PathBuf::from("robot_description"))),
             (None, Some(uri)) => match guard.read_uri(uri) {
@@ -189,6 +203,7 @@ impl Guard {
                 return Err(e);
             }
         };
+        self.raise_injected(InjectedPanic::SceneUpdate);
         log::info!("robot description: robot '{}' with {} links", scene.robot().name, scene.robot().links.len());
         self.scene = Ok(scene);
         Ok(())
@@ -200,11 +215,47 @@ impl Guard {
     }
 
     pub fn apply_collision_object(&mut self, object: &msg::CollisionObject) -> Result<(), String> {
-        self.scene_mut()?.apply_collision_object(object)
+        let applied = self.scene_mut()?.apply_collision_object(object);
+        self.raise_injected(InjectedPanic::SceneUpdate);
+        applied
     }
 
     pub fn apply_planning_scene(&mut self, scene: &msg::PlanningScene) -> Result<(), String> {
-        self.scene_mut()?.apply_planning_scene(scene)
+        let applied = self.scene_mut()?.apply_planning_scene(scene);
+        self.raise_injected(InjectedPanic::SceneUpdate);
+        applied
+    }
+
+    /// After a scene update that failed inside (a panic), perhaps half applied: the part
+    /// `id` (an object, or the planning scene) counts as not taken in, so no trajectory
+    /// is certified free until an update of it succeeds (a whole planning scene clears
+    /// it too).
+    pub fn reject_scene_part(&mut self, id: &str, why: &str) {
+        self.world = None;
+        if let Ok(scene) = &mut self.scene {
+            scene.reject(id, why);
+        }
+    }
+
+    /// After a robot description that failed inside (a panic): no robot until the next
+    /// one, every verdict `invalid` with `why`.
+    pub fn lose_scene(&mut self, why: String) {
+        log::error!("{why}");
+        self.world = None;
+        self.scene = Err(why);
+    }
+
+    /// Makes the guard panic once, at `at` (for the tests that the node survives it).
+    #[doc(hidden)]
+    pub fn inject_panic(&mut self, at: InjectedPanic) {
+        self.injected_panic = Some(at);
+    }
+
+    fn raise_injected(&mut self, at: InjectedPanic) {
+        if self.injected_panic == Some(at) {
+            self.injected_panic = None;
+            panic!("a panic injected for a test ({at:?})");
+        }
     }
 
     /// The latest joint values; with `check_current_state`, a verdict when the current
@@ -309,6 +360,7 @@ impl Guard {
     /// The world and the motion along `trajectory`: the joints it leaves out hold their
     /// values from `start`, else from the latest `joint_states`.
     pub(super) fn prepare_motion(&mut self, trajectory: &Trajectory, start: Option<&JointState>) -> Result<CheckInput, String> {
+        self.raise_injected(InjectedPanic::Check);
         let world = self.world()?;
         let scene = self.scene.as_ref().map_err(|e| e.clone())?;
         let mut held = scene.current_state();

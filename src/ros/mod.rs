@@ -1,7 +1,7 @@
 //! The ROS 2 node: ccd_guard on the ROS graph, beside move_group.
 //!
 //! The data's path: [`node`] (the DDS transport, ros2-client) reads messages
-//! ([`msg`], in [`cdr`]) into the [`work_queue`]; a worker runs the [`guard`], which
+//! ([`msg`], in [`cdr`]) into the [`work_queue`]; the [`worker`] runs the [`guard`], which
 //! keeps the [`planning_scene`] in step with move_group, turns messages into checks
 //! ([`convert`]) and checks into verdicts and rviz [`markers`]. The execution [`gate`]
 //! serves a `FollowJointTrajectory` action in front of each gated controller and
@@ -23,3 +23,4 @@ pub mod parameters;
 pub mod planning_scene;
 pub mod scene_text;
 pub mod work_queue;
+pub mod worker;

@@ -1,10 +1,12 @@
 //! The DDS transport (ros2-client on RustDDS): the node's topics and service on the ROS
-//! graph. One thread does all DDS I/O and never waits on a check; a worker thread runs
-//! the [`Guard`] over the [`WorkQueue`] and hands back what to send.
+//! graph. One thread does all DDS I/O and never waits on a check; a worker thread
+//! ([`Worker`]) runs the [`Guard`] over the [`WorkQueue`] and hands back what to send.
 use super::arguments::RosArguments;
 use super::discovery::{Discovery, DiscoveryRange};
-use super::gate::{GateDecision, GateGoal, GateWork, GoalKey, Relay};
-use super::guard::{CheckResult, Guard, TrajectoryJob};
+use super::convert;
+use super::gate::{GateWork, Relay};
+use super::guard::{Guard, TrajectoryJob};
+use super::worker::{Output, Queue, Request, Update, Worker};
 use super::msg::{self, RosMessage};
 use super::names::NodeNames;
 use super::parameters::NodeParameters;
@@ -13,46 +15,13 @@ use ros2_client::dds::rustdds::mio1::{Events, Interest, Poll, Token, Waker};
 use ros2_client::dds::rustdds::DomainParticipantBuilder;
 use ros2_client::qos::{Durability, History, WhenFull};
 use ros2_client::{Context, MessageTypeName, Name, Node, NodeName, NodeOptions, Publisher, QosProfile, Server, ServiceMapping, ServiceTypeName, Subscription};
-use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The node's default name.
 pub const NODE_NAME: &str = "ccd_guard";
-
-/// What changes the worker's state, applied in arrival order: the scene, and the gated
-/// goals that controllers run.
-#[derive(Debug)]
-pub enum Update {
-    RobotDescription(String),
-    CollisionObject(Box<msg::CollisionObject>),
-    PlanningScene(Box<msg::PlanningScene>),
-    JointState(msg::JointState),
-    /// A gated goal that its controller runs from the instant given.
-    GoalStarted(Box<GateGoal>, Instant),
-    GoalEnded(GoalKey),
-}
-
-/// What asks for an answer: a service call, or a gated goal.
-#[derive(Debug)]
-pub enum Request {
-    Service(ros2_client::service::RmwRequestId, Result<TrajectoryJob, String>),
-    Goal(GateGoal),
-}
-
-type Queue = WorkQueue<Update, TrajectoryJob, Request>;
-
-/// What the worker hands back to the DDS thread.
-enum Output {
-    Verdict(CheckResult),
-    Response(ros2_client::service::RmwRequestId, msg::CollisionVerdict),
-    /// The gate's decision on a goal.
-    GoalDecided(GoalKey, GateDecision),
-    /// A running goal that a re-check no longer certifies free.
-    StopGoal(GoalKey, String),
-}
 
 /// Runs the node until the process is stopped; returns the exit status on a start-up
 /// error (bad arguments, parameters or environment: 2, with the reason on stderr).
@@ -86,7 +55,11 @@ fn start(args: &[String]) -> Result<(), String> {
     let worker = {
         let queue = queue.clone();
         let waker = waker.clone();
-        std::thread::Builder::new().name("ccd_guard-worker".into()).spawn(move || work(guard, &queue, &outputs, &waker)).map_err(|e| e.to_string())?
+        let send = move |output: Output| {
+            let _ = outputs.send(output);
+            let _ = waker.wake();
+        };
+        std::thread::Builder::new().name("ccd_guard-worker".into()).spawn(move || Worker::new(guard).run(&queue, send)).map_err(|e| e.to_string())?
     };
     let result = transport.serve(&queue, &received, &stop);
     if stop.load(Ordering::Relaxed) {
@@ -95,91 +68,6 @@ fn start(args: &[String]) -> Result<(), String> {
     queue.close();
     let _ = worker.join();
     result
-}
-
-/// The worker: applies updates and checks trajectories and goals, in order; re-checks
-/// the rest of every running gated goal after each scene change and on the timer.
-fn work(mut guard: Guard, queue: &Queue, outputs: &mpsc::Sender<Output>, waker: &Waker) {
-    let send = |output: Output| {
-        let _ = outputs.send(output);
-        let _ = waker.wake();
-    };
-    let period = guard.parameters().gate_recheck_period;
-    let mut running: BTreeMap<GoalKey, (GateGoal, Instant)> = BTreeMap::new();
-    let mut last_recheck = Instant::now();
-    loop {
-        let wait = match (running.is_empty(), period > 0.0) {
-            (false, true) => Duration::from_secs_f64(period).min(Duration::from_millis(500)),
-            _ => Duration::from_millis(500),
-        };
-        let item = queue.pop(wait);
-        let mut scene_changed = false;
-        match item {
-            None if queue.is_closed() => return,
-            None => {}
-            Some(Work::Update(update) | Work::JointState(update)) => {
-                let (what, result) = match update {
-                    Update::RobotDescription(text) => ("robot_description", guard.set_robot_description(&text).map(|()| None)),
-                    Update::CollisionObject(object) => ("collision_object", guard.apply_collision_object(&object).map(|()| None)),
-                    Update::PlanningScene(scene) => ("monitored_planning_scene", guard.apply_planning_scene(&scene).map(|()| None)),
-                    Update::JointState(state) => ("joint_states", guard.update_joint_states(&state)),
-                    Update::GoalStarted(goal, start) => {
-                        running.insert(goal.key, (*goal, start));
-                        continue;
-                    }
-                    Update::GoalEnded(key) => {
-                        running.remove(&key);
-                        continue;
-                    }
-                };
-                scene_changed = what != "joint_states";
-                match result {
-                    Ok(Some(verdict)) => send(Output::Verdict(CheckResult { verdict, markers: None })),
-                    Ok(None) => {}
-                    // Scene input that cannot be taken in: said on ~/verdict too.
-                    Err(e) if what != "joint_states" => send(Output::Verdict(CheckResult { verdict: invalid_verdict(what, &guard.parameters().check, e), markers: None })),
-                    Err(e) => log::warn!("{what}: {e}"),
-                }
-            }
-            Some(Work::Trajectory(job)) => send(Output::Verdict(guard.check(&job))),
-            Some(Work::Call(Request::Service(id, job))) => {
-                let verdict = match job {
-                    Ok(job) => guard.check(&job).verdict,
-                    Err(e) => invalid_verdict("check_trajectory", &guard.parameters().check, e),
-                };
-                send(Output::Response(id, verdict));
-            }
-            Some(Work::Call(Request::Goal(goal))) => {
-                let options = guard.parameters().gate;
-                let checked = guard.check_goal(&goal, &options);
-                send(Output::Verdict(checked.result));
-                send(Output::GoalDecided(goal.key, checked.decision));
-            }
-        }
-        let due = period > 0.0 && last_recheck.elapsed().as_secs_f64() >= period;
-        if !running.is_empty() && (scene_changed || due) {
-            last_recheck = Instant::now();
-            let options = guard.parameters().gate;
-            let mut stopped = Vec::new();
-            for (key, (goal, start)) in &running {
-                let elapsed = Instant::now().saturating_duration_since(*start).as_secs_f64();
-                if let Some(reason) = guard.recheck_execution(goal, elapsed, &options) {
-                    send(Output::StopGoal(*key, reason));
-                    stopped.push(*key);
-                }
-            }
-            for key in stopped {
-                running.remove(&key);
-            }
-        }
-    }
-}
-
-/// An `invalid` verdict for input the node could not even read.
-fn invalid_verdict(source: &str, options: &crate::check::CheckOptions, error: String) -> msg::CollisionVerdict {
-    log::warn!("{source}: {error}");
-    let report = crate::check::Report::invalid(options.method.name(), options.tolerance, error);
-    super::convert::verdict(&report, msg::Header { stamp: msg::Time::now(), frame_id: String::new() }, source, msg::Time::default())
 }
 
 const PLANNED_TRAJECTORY: Token = Token(1);
@@ -432,13 +320,13 @@ impl Transport {
             match self.check_trajectory.receive_request() {
                 Ok(Some((id, request))) => {
                     if let (Pushed::Refused, Some(Work::Call(Request::Service(id, _)))) = queue.push(Work::Call(Request::Service(id, TrajectoryJob::from_request(request)))) {
-                        let verdict = invalid_verdict("check_trajectory", &self.check_options, "busy: the queue is full of service calls".into());
+                        let verdict = convert::invalid_verdict("check_trajectory", &self.check_options, "busy: the queue is full of service calls".into());
                         self.respond(id, verdict);
                     }
                 }
                 Ok(None) => break,
                 Err(e) => {
-                    let verdict = invalid_verdict("check_trajectory", &self.check_options, format!("unreadable request: {e:?}"));
+                    let verdict = convert::invalid_verdict("check_trajectory", &self.check_options, format!("unreadable request: {e:?}"));
                     let _ = self.verdict.publish(verdict);
                 }
             }
@@ -446,7 +334,7 @@ impl Transport {
     }
 
     fn publish_invalid(&self, topic: &str, error: String) {
-        let verdict = invalid_verdict(topic, &self.check_options, error);
+        let verdict = convert::invalid_verdict(topic, &self.check_options, error);
         if let Err(e) = self.verdict.publish(verdict) {
             log::error!("publishing a verdict: {e:?}");
         }

@@ -134,6 +134,11 @@ impl PlanningSceneState {
         &self.rejected
     }
 
+    /// Lists `id` as not taken in, with `why` (an update of it that failed inside).
+    pub fn reject(&mut self, id: &str, why: &str) {
+        self.rejected.insert(id.to_string(), why.to_string());
+    }
+
     /// Applies a `CollisionObject` (ADD, REMOVE, APPEND, MOVE). On error the object is
     /// left as it was and is listed as rejected until an ADD or REMOVE of it succeeds.
     pub fn apply_collision_object(&mut self, object: &msg::CollisionObject) -> Result<(), String> {

@@ -1,0 +1,195 @@
+//! The worker: applies scene updates and checks trajectories, service calls and gated
+//! goals, in arrival order, off the DDS thread; re-checks the rest of every running gated
+//! goal after each scene change and on the gate's timer.
+//!
+//! A panic in any of this (a bug of ours, met by some input) is contained per item: the
+//! item is answered as an internal error (an `invalid` verdict, a refused goal, a stopped
+//! motion), logged at ERROR, and the worker goes on serving. A scene update that panics
+//! halfway may have left the scene half changed, so the part it was about is marked as
+//! not taken in: no trajectory is certified free until it is taken in again.
+use super::convert;
+use super::gate::{GateDecision, GateGoal, GoalKey};
+use super::guard::{CheckResult, Guard, TrajectoryJob};
+use super::msg::{self, FollowJointTrajectoryResult};
+use super::work_queue::{Work, WorkQueue};
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+
+/// What changes the worker's state, applied in arrival order: the scene, and the gated
+/// goals that controllers run.
+#[derive(Debug)]
+pub enum Update {
+    RobotDescription(String),
+    CollisionObject(Box<msg::CollisionObject>),
+    PlanningScene(Box<msg::PlanningScene>),
+    JointState(msg::JointState),
+    /// A gated goal that its controller runs from the instant given.
+    GoalStarted(Box<GateGoal>, Instant),
+    GoalEnded(GoalKey),
+}
+
+/// What asks for an answer: a service call, or a gated goal.
+#[derive(Debug)]
+pub enum Request {
+    Service(ros2_client::service::RmwRequestId, Result<TrajectoryJob, String>),
+    Goal(GateGoal),
+}
+
+pub type Queue = WorkQueue<Update, TrajectoryJob, Request>;
+
+/// What the worker hands back to the DDS thread.
+#[derive(Debug)]
+pub enum Output {
+    Verdict(CheckResult),
+    Response(ros2_client::service::RmwRequestId, msg::CollisionVerdict),
+    /// The gate's decision on a goal.
+    GoalDecided(GoalKey, GateDecision),
+    /// A running goal that a re-check no longer certifies free.
+    StopGoal(GoalKey, String),
+}
+
+/// The worker's state: the guard, and the gated goals that controllers run.
+pub struct Worker {
+    guard: Guard,
+    running: BTreeMap<GoalKey, (GateGoal, Instant)>,
+    last_recheck: Instant,
+}
+
+impl Worker {
+    pub fn new(guard: Guard) -> Self {
+        Self { guard, running: BTreeMap::new(), last_recheck: Instant::now() }
+    }
+
+    pub fn guard_mut(&mut self) -> &mut Guard {
+        &mut self.guard
+    }
+
+    /// Runs the worker over `queue` until it is closed, handing each output to `send`.
+    pub fn run(mut self, queue: &Queue, mut send: impl FnMut(Output)) {
+        let period = self.guard.parameters().gate_recheck_period;
+        loop {
+            let wait = match (self.running.is_empty(), period > 0.0) {
+                (false, true) => Duration::from_secs_f64(period).min(Duration::from_millis(500)),
+                _ => Duration::from_millis(500),
+            };
+            let scene_changed = match queue.pop(wait) {
+                None if queue.is_closed() => return,
+                None => false,
+                Some(item) => self.handle(item, &mut send),
+            };
+            let due = period > 0.0 && self.last_recheck.elapsed().as_secs_f64() >= period;
+            if scene_changed || due {
+                self.recheck_running(&mut send);
+            }
+        }
+    }
+
+    /// Handles one item; returns whether it changed the scene.
+    pub fn handle(&mut self, item: Work<Update, TrajectoryJob, Request>, send: &mut impl FnMut(Output)) -> bool {
+        let guard = &mut self.guard;
+        match item {
+            Work::Update(Update::GoalStarted(goal, start)) | Work::JointState(Update::GoalStarted(goal, start)) => {
+                self.running.insert(goal.key, (*goal, start));
+                false
+            }
+            Work::Update(Update::GoalEnded(key)) | Work::JointState(Update::GoalEnded(key)) => {
+                self.running.remove(&key);
+                false
+            }
+            Work::Update(update) | Work::JointState(update) => {
+                let what = match &update {
+                    Update::RobotDescription(_) => "robot_description",
+                    Update::CollisionObject(_) => "collision_object",
+                    Update::PlanningScene(_) => "monitored_planning_scene",
+                    _ => "joint_states",
+                };
+                let outcome = contained(what, || match &update {
+                    Update::RobotDescription(text) => guard.set_robot_description(text).map(|()| None),
+                    Update::CollisionObject(object) => guard.apply_collision_object(object).map(|()| None),
+                    Update::PlanningScene(scene) => guard.apply_planning_scene(scene).map(|()| None),
+                    Update::JointState(state) => guard.update_joint_states(state),
+                    Update::GoalStarted(..) | Update::GoalEnded(_) => Ok(None),
+                });
+                let result = outcome.unwrap_or_else(|internal| {
+                    match &update {
+                        Update::RobotDescription(_) => guard.lose_scene(format!("the last robot_description could not be taken in: {internal}")),
+                        Update::CollisionObject(object) => guard.reject_scene_part(&object.id, &internal),
+                        Update::PlanningScene(_) => guard.reject_scene_part(what, &internal),
+                        _ => {}
+                    }
+                    Err(internal)
+                });
+                match result {
+                    Ok(Some(verdict)) => send(Output::Verdict(CheckResult { verdict, markers: None })),
+                    Ok(None) => {}
+                    // Scene input that cannot be taken in: said on ~/verdict too.
+                    Err(e) if what != "joint_states" => send(Output::Verdict(CheckResult { verdict: convert::invalid_verdict(what, &guard.parameters().check, e), markers: None })),
+                    Err(e) => log::warn!("{what}: {e}"),
+                }
+                what != "joint_states"
+            }
+            Work::Trajectory(job) => {
+                let result = contained(&job.source, || guard.check(&job)).unwrap_or_else(|internal| CheckResult { verdict: convert::invalid_verdict(&job.source, &guard.parameters().check, internal), markers: None });
+                send(Output::Verdict(result));
+                false
+            }
+            Work::Call(Request::Service(id, job)) => {
+                let verdict = match job {
+                    Ok(job) => contained("check_trajectory", || guard.check(&job).verdict).unwrap_or_else(|internal| convert::invalid_verdict("check_trajectory", &guard.parameters().check, internal)),
+                    Err(e) => convert::invalid_verdict("check_trajectory", &guard.parameters().check, e),
+                };
+                send(Output::Response(id, verdict));
+                false
+            }
+            Work::Call(Request::Goal(goal)) => {
+                let options = guard.parameters().gate;
+                match contained(&goal.source, || guard.check_goal(&goal, &options)) {
+                    Ok(checked) => {
+                        send(Output::Verdict(checked.result));
+                        send(Output::GoalDecided(goal.key, checked.decision));
+                    }
+                    Err(internal) => {
+                        let refusal = FollowJointTrajectoryResult { error_code: FollowJointTrajectoryResult::INVALID_GOAL, error_string: format!("ccd_guard: {internal}") };
+                        send(Output::Verdict(CheckResult { verdict: convert::invalid_verdict(&goal.source, &guard.parameters().check, internal), markers: None }));
+                        send(Output::GoalDecided(goal.key, GateDecision::Refuse(refusal)));
+                    }
+                }
+                false
+            }
+        }
+    }
+
+    /// Re-checks the rest of every running gated goal; stops those no longer certified
+    /// free (and those whose re-check fails).
+    pub fn recheck_running(&mut self, send: &mut impl FnMut(Output)) {
+        if self.running.is_empty() {
+            return;
+        }
+        self.last_recheck = Instant::now();
+        let options = self.guard.parameters().gate;
+        let mut stopped = Vec::new();
+        for (key, (goal, start)) in &self.running {
+            let elapsed = Instant::now().saturating_duration_since(*start).as_secs_f64();
+            let guard = &mut self.guard;
+            let reason = contained(&goal.source, || guard.recheck_execution(goal, elapsed, &options)).unwrap_or_else(|internal| Some(format!("ccd_guard: {internal} (re-checking the rest of the motion)")));
+            if let Some(reason) = reason {
+                send(Output::StopGoal(*key, reason));
+                stopped.push(*key);
+            }
+        }
+        for key in stopped {
+            self.running.remove(&key);
+        }
+    }
+}
+
+/// Runs `f`; a panic in it becomes `Err("internal error: <message>")`, logged at ERROR
+/// with `what` it was working on.
+fn contained<T>(what: &str, f: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+        let message = payload.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| payload.downcast_ref::<String>().cloned()).unwrap_or_else(|| "a panic without a message".into());
+        log::error!("{what}: internal error: {message}; the node goes on serving");
+        format!("internal error: {message}")
+    })
+}

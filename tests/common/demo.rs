@@ -1,0 +1,24 @@
+//! The demo work cell of `assets/demo` as the node's tests load it.
+use ccd_guard::ros::guard::Guard;
+use ccd_guard::ros::msg;
+use ccd_guard::ros::parameters::NodeParameters;
+use std::path::{Path, PathBuf};
+
+pub fn demo(file: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo").join(file)
+}
+
+/// A guard with the demo robot, its SRDF and the demo scene.
+pub fn demo_guard() -> Guard {
+    Guard::new(NodeParameters {
+        urdf_file: Some(demo("robot.urdf").display().to_string()),
+        srdf_file: Some(demo("robot.srdf").display().to_string()),
+        scene_file: Some(demo("scene.yaml").display().to_string()),
+        ..NodeParameters::default()
+    })
+}
+
+/// A demo trajectory file as a `JointTrajectory` message.
+pub fn demo_trajectory(file: &str) -> msg::JointTrajectory {
+    ccd_guard::ros::convert::trajectory_message(&ccd_guard::motion::load_trajectory(&demo(file)).unwrap())
+}
