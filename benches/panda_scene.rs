@@ -100,8 +100,7 @@ pub fn load(states: usize) -> PandaBench {
     let robots = prefix.join("share/example-robot-data/robots/panda_description");
     let urdf_path = robots.join("urdf/panda.urdf");
     let srdf_path = robots.join("srdf/panda.srdf");
-    let mut resolver = ResourceResolver::default();
-    resolver.ament_prefix_path = vec![prefix.clone()];
+    let resolver = ResourceResolver { ament_prefix_path: vec![prefix.clone()], ..ResourceResolver::default() };
     let robot = urdf::load_urdf(&urdf_path, &resolver).expect("panda loads");
     let disabled = srdf::parse_disabled_pairs(&std::fs::read_to_string(&srdf_path).unwrap(), &srdf_path).unwrap();
     let yaml = scene_json(7);

@@ -290,6 +290,7 @@ fn check_translation(a: &dyn SupportMap, pa: &Isometry3, b: &dyn SupportMap, pb:
     gap
 }
 
+#[allow(clippy::too_many_arguments)]
 fn expect_depth(a: &dyn SupportMap, pa: &Isometry3, b: &dyn SupportMap, pb: &Isometry3, depth: Real, normal: Option<Vector3>, tol: Real, what: &str) -> Penetration {
     let p = penetration_depth(a, pa, b, pb).unwrap_or_else(|| panic!("{what}: no penetration"));
     assert!((p.depth - depth).abs() <= tol, "{what}: depth {} expected {depth} (error {:e})", p.depth, p.depth - depth);
@@ -602,7 +603,7 @@ fn boxes_as_polytopes() {
 #[test]
 #[ignore]
 fn stress_random_pairs() {
-    let mut rng = Rng(std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5717_e55));
+    let mut rng = Rng(std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x0571_7e55));
     let (mut cases, mut tries, mut worst_gap) = (0, 0, 0.0f64);
     while cases < 20_000 {
         tries += 1;

@@ -90,7 +90,7 @@ impl<'w> StateChecker<'w> {
                 }
             }
         }
-        found.sort_by(|a, b| (a.link, a.other).cmp(&(b.link, b.other)));
+        found.sort_by_key(|a| (a.link, a.other));
         found
     }
 }

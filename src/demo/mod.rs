@@ -80,7 +80,7 @@ pub fn run() -> InputResult<String> {
 fn render(rows: &[(&DemoCase, Report)]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "ccd_guard demo: 6-axis arm in a work cell (embedded robot, scene and trajectories)\n");
-    let _ = writeln!(s, "{:<9} {:<30} {:<9} {:<14} {:>10}  {:<26} {:<17} {}", "case", "expected", "method", "verdict", "contact s", "pair", "clearance/depth", "note");
+    let _ = writeln!(s, "{:<9} {:<30} {:<9} {:<14} {:>10}  {:<26} {:<17} note", "case", "expected", "method", "verdict", "contact s", "pair", "clearance/depth");
     let _ = writeln!(s, "{}", "-".repeat(137));
     for (case, r) in rows {
         let toc = r.time_of_contact.map_or("-".to_string(), |t| format!("{t:.4}"));

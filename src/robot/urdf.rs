@@ -182,9 +182,9 @@ fn sort_parents_first(joints: Vec<Joint>, root: usize, n_links: usize) -> InputR
 /// Gives every moving joint its variable: its own, or its (ultimate) leader's.
 fn assign_variables(joints: &mut [Joint]) -> InputResult<Vec<usize>> {
     let mut variables = Vec::new();
-    for i in 0..joints.len() {
-        if joints[i].kind != JointKind::Fixed && joints[i].mimic.is_none() {
-            joints[i].variable = Some(variables.len());
+    for (i, joint) in joints.iter_mut().enumerate() {
+        if joint.kind != JointKind::Fixed && joint.mimic.is_none() {
+            joint.variable = Some(variables.len());
             variables.push(i);
         }
     }

@@ -70,7 +70,8 @@ pub(super) fn exit(diff: &Difference, u: &Vector3) -> Option<Exit> {
     for _ in 0..POLISH_STEPS {
         let x = u * (far - hit);
         let cp = gjk::closest_points(&shape, &Isometry3::identity(), &point, &Isometry3::translation(x.x, x.y, x.z));
-        if !(cp.distance > 1e-15 * scale) {
+        // Not above (a NaN distance stops too).
+        if cp.distance.partial_cmp(&(1e-15 * scale)) != Some(std::cmp::Ordering::Greater) {
             break;
         }
         let nu = (cp.point_b - cp.point_a) / cp.distance;

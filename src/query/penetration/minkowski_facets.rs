@@ -65,7 +65,8 @@ pub fn polytope_penetration_exact(a: &[Point3], pose_a: &Isometry3, b: &[Point3]
         // Flat (a relative thickness below 1e-10): the depth is along the normal of
         // the plane (or of the line) and is the thickness at most.
         let mut normals = vec![axis(0), -axis(0)];
-        if !(values[order[1]] > 1e-20 * largest) {
+        // Not above (NaN counts as flat).
+        if values[order[1]].partial_cmp(&(1e-20 * largest)) != Some(std::cmp::Ordering::Greater) {
             normals.extend([axis(1), -axis(1)]);
         }
         let (h, n) = normals.iter().map(|n| (height(n), *n)).min_by(|x, y| x.0.total_cmp(&y.0))?;

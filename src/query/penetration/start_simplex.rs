@@ -216,7 +216,8 @@ fn closest_on_tetrahedron(p: &[Vector3]) -> Closest {
     const FACES: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
     let volume = (p[1] - p[0]).dot(&(p[2] - p[0]).cross(&(p[3] - p[0])));
     let size = (1..4).map(|i| (p[i] - p[0]).norm()).fold(0.0, Real::max);
-    let flat = !(volume.abs() > 1e-13 * size * size * size);
+    // Not above (NaN counts as flat).
+    let flat = volume.abs().partial_cmp(&(1e-13 * size * size * size)) != Some(std::cmp::Ordering::Greater);
     let mut seen = [flat; 4];
     if !flat {
         for (i, f) in FACES.iter().enumerate() {

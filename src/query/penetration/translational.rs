@@ -67,7 +67,8 @@ pub fn penetration_depth(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn Support
     // The discrete test's verdict (`gjk::intersects`: touching within 1e-12 of the
     // coordinates counts), from the same GJK run.
     let slack = 1e-12 * (1.0 + cores.point_a.coords.norm() + cores.point_b.coords.norm());
-    if !(cores.distance <= ra + rb + slack) {
+    // Not within (NaN is no contact).
+    if !matches!(cores.distance.partial_cmp(&(ra + rb + slack)), Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)) {
         return None;
     }
     let mut candidates: Vec<Candidate> = Vec::with_capacity(2);
@@ -79,7 +80,8 @@ pub fn penetration_depth(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn Support
             candidates.push(Candidate { settled, normal: n, height: diff.core_height(&n), point_a: cores.point_a, point_b: cores.point_b });
         }
     }
-    if !(cores.distance > NEAR_CONTACT * scale) {
+    // Not above (NaN counts as near).
+    if cores.distance.partial_cmp(&(NEAR_CONTACT * scale)) != Some(std::cmp::Ordering::Greater) {
         candidates.extend(core_depth(&diff, &cores.point_a, &cores.point_b));
     }
     if candidates.is_empty() {
@@ -130,7 +132,8 @@ fn refine(diff: &Difference, n: &Vector3, height: Real) -> (Vector3, Real) {
             break;
         }
         let Some(e) = exit(diff, &m) else { break };
-        if !(e.t < best) {
+        // Not below (NaN stops too).
+        if e.t.partial_cmp(&best) != Some(std::cmp::Ordering::Less) {
             break;
         }
         (best_n, best) = (m, e.t);
