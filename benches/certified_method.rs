@@ -8,8 +8,8 @@
 //! `cargo bench --bench certified_method` (needs `.venv`: `bash scripts/setup_python.sh`).
 mod panda_scene;
 
-use ccd_guard::check::{check_trajectory, CheckInput, CheckOptions, Method};
-use ccd_guard::clearance::{min_clearance, split_clearance, ClearanceOptions};
+use ccd_guard::check::{CheckInput, CheckOptions, Method, check_trajectory};
+use ccd_guard::clearance::{ClearanceOptions, min_clearance, split_clearance};
 use std::sync::Arc;
 use std::time::Instant;
 

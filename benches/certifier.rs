@@ -2,12 +2,12 @@
 //! culling) of the Panda with STL meshes in the 20-object scene: the planned
 //! trajectories of `benches/pipeline.rs` (segments of at most 0.05 rad), one core,
 //! with the time per stage and how many segments are proven free.
-use ccd_guard::ccd::culling::Culling;
 use ccd_guard::ccd::Statistics;
-use ccd_guard::certifier::certify::{CertifierData, CertifierStats, Certifier, CertifyOptions};
+use ccd_guard::ccd::culling::Culling;
+use ccd_guard::certifier::certify::{Certifier, CertifierData, CertifierStats, CertifyOptions};
 use ccd_guard::collision::CollisionWorld;
 use ccd_guard::motion::JointMotion;
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Instant;
 

@@ -5,10 +5,10 @@
 //! minimum from above, and misses it between samples). The criterion runs share one
 //! `ClearanceSearch` (its hulls built once); the summary also times a new search per
 //! trajectory, as `ccd_guard check` runs it.
-use ccd_guard::clearance::{checked_element_pairs, world_distance, ClearanceOptions, ClearanceSearch};
+use ccd_guard::clearance::{ClearanceOptions, ClearanceSearch, checked_element_pairs, world_distance};
 use ccd_guard::collision::CollisionWorld;
 use ccd_guard::motion::JointMotion;
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Instant;
 

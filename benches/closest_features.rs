@@ -7,9 +7,9 @@
 //! same points. Ends with one line per size: median µs per step of each, and the mean
 //! number of walk steps warm and cold.
 use ccd_guard::math::{Isometry3, Point3, Real, Translation3, UnitQuaternion, Vector3};
-use ccd_guard::query::closest_features::{closest_features, ConvexPolyhedron, FeaturePair};
+use ccd_guard::query::closest_features::{ConvexPolyhedron, FeaturePair, closest_features};
 use ccd_guard::query::gjk;
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 use parry3d_f64::math::{Pose, Rotation, Vector as PVector};
 use parry3d_f64::shape::ConvexPolyhedron as ParryPolyhedron;
 use std::f64::consts::PI;

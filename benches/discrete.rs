@@ -2,7 +2,7 @@
 //! colliding states, with coal (through pinocchio) timed on the same states in the same
 //! run by `benches/coal_discrete.py`; the ratio is printed at the end.
 use ccd_guard::collision::StateChecker;
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
 mod panda_scene;

@@ -43,10 +43,8 @@ fn main() {
     let node_binary = root.join("target/release/ccd_guard");
     assert!(node_binary.is_file(), "build the node first: cargo build --release");
     let demo = root.join("assets/demo");
-    let demo_trajectories: Vec<(String, msg::JointTrajectory)> = ["traj_free.yaml", "traj_collide.yaml", "traj_thin.yaml"]
-        .iter()
-        .map(|f| (f.to_string(), file_trajectory(&demo.join(f))))
-        .collect();
+    let demo_trajectories: Vec<(String, msg::JointTrajectory)> =
+        ["traj_free.yaml", "traj_collide.yaml", "traj_thin.yaml"].iter().map(|f| (f.to_string(), file_trajectory(&demo.join(f)))).collect();
     let demo_params = vec![
         format!("urdf_file:={}", demo.join("robot.urdf").display()),
         format!("srdf_file:={}", demo.join("robot.srdf").display()),
@@ -68,11 +66,8 @@ fn main() {
         .map(|m| ("free".to_string(), motion_trajectory(&names, m)))
         .chain(colliding.iter().map(|m| ("colliding".to_string(), motion_trajectory(&names, m))))
         .collect();
-    let panda_params = vec![
-        format!("urdf_file:={}", bench.urdf.display()),
-        format!("srdf_file:={}", bench.srdf.display()),
-        format!("scene_file:={}", scene_file.display()),
-    ];
+    let panda_params =
+        vec![format!("urdf_file:={}", bench.urdf.display()), format!("srdf_file:={}", bench.srdf.display()), format!("scene_file:={}", scene_file.display())];
     if !only_gate {
         run("Panda (STL meshes, 20 objects)", &node_binary, &panda_params, &panda_trajectories);
     }
@@ -111,20 +106,45 @@ fn gate_latency(node_binary: &Path, params: &[String], names: &[String], plans: 
         args.push("-p".into());
         args.push(p.clone());
     }
-    let _node = NodeProcess(Command::new(node_binary).args(&args).env("RUST_LOG", "error").env("AMENT_PREFIX_PATH", panda_scene::cmeel_prefix()).spawn().expect("node starts"));
+    let _node = NodeProcess(
+        Command::new(node_binary).args(&args).env("RUST_LOG", "error").env("AMENT_PREFIX_PATH", panda_scene::cmeel_prefix()).spawn().expect("node starts"),
+    );
     let participant = DomainParticipantBuilder::new(0).build().expect("participant");
     let context = Context::from_domain_participant(participant).expect("context");
     let mut node = context.new_node(NodeName::new("/", "gate_bench_peer").unwrap(), NodeOptions::new()).expect("peer node");
     let qos = QosProfile::publisher_default().reliability_reliable(WhenFull::DEFAULT).durability(Durability::Volatile).history(History::KeepLast { depth: 10 });
-    let status = QosProfile::publisher_default().reliability_reliable(WhenFull::DEFAULT).durability(Durability::TransientLocal).history(History::KeepLast { depth: 1 });
+    let status =
+        QosProfile::publisher_default().reliability_reliable(WhenFull::DEFAULT).durability(Durability::TransientLocal).history(History::KeepLast { depth: 1 });
     let action_type = ActionTypeName::new("control_msgs", "FollowJointTrajectory");
-    let server_qos = ActionServerQosPolicies { goal_service: qos.clone(), result_service: qos.clone(), cancel_service: qos.clone(), feedback_publisher: qos.clone(), status_publisher: status.clone() };
-    let client_qos = ActionClientQosPolicies { goal_service: qos.clone(), result_service: qos.clone(), cancel_service: qos.clone(), feedback_subscription: qos.clone(), status_subscription: status };
+    let server_qos = ActionServerQosPolicies {
+        goal_service: qos.clone(),
+        result_service: qos.clone(),
+        cancel_service: qos.clone(),
+        feedback_publisher: qos.clone(),
+        status_publisher: status.clone(),
+    };
+    let client_qos = ActionClientQosPolicies {
+        goal_service: qos.clone(),
+        result_service: qos.clone(),
+        cancel_service: qos.clone(),
+        feedback_subscription: qos.clone(),
+        status_subscription: status,
+    };
     let controller = node
-        .create_action_server::<Goal, Outcome, Feedback>(ServiceMapping::Enhanced, &Name::parse("/panda_arm_controller/follow_joint_trajectory").unwrap(), &action_type, server_qos)
+        .create_action_server::<Goal, Outcome, Feedback>(
+            ServiceMapping::Enhanced,
+            &Name::parse("/panda_arm_controller/follow_joint_trajectory").unwrap(),
+            &action_type,
+            server_qos,
+        )
         .expect("fake controller");
     let client = node
-        .create_action_client::<Goal, Outcome, Feedback>(ServiceMapping::Enhanced, &Name::parse("/ccd_guard/panda_arm_controller/follow_joint_trajectory").unwrap(), &action_type, client_qos)
+        .create_action_client::<Goal, Outcome, Feedback>(
+            ServiceMapping::Enhanced,
+            &Name::parse("/ccd_guard/panda_arm_controller/follow_joint_trajectory").unwrap(),
+            &action_type,
+            client_qos,
+        )
         .expect("gate client");
     let states_topic = node.create_topic(&Name::parse("/joint_states").unwrap(), MessageTypeName::new("sensor_msgs", "JointState"), &qos).unwrap();
     let joint_states = node.create_publisher::<msg::JointState>(&states_topic, None).unwrap();
@@ -243,7 +263,8 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 fn run(label: &str, node_binary: &PathBuf, params: &[String], trajectories: &[(String, msg::JointTrajectory)]) {
-    let mut args = vec!["--ros-args".to_string(), "-p".into(), format!("queue_size:={}", trajectories.len() * ROUNDS + 1), "-p".into(), "publish_markers:=false".into()];
+    let mut args =
+        vec!["--ros-args".to_string(), "-p".into(), format!("queue_size:={}", trajectories.len() * ROUNDS + 1), "-p".into(), "publish_markers:=false".into()];
     for p in params {
         args.push("-p".into());
         args.push(p.clone());
@@ -254,8 +275,10 @@ fn run(label: &str, node_binary: &PathBuf, params: &[String], trajectories: &[(S
     let participant = DomainParticipantBuilder::new(0).build().expect("participant");
     let context = Context::from_domain_participant(participant).expect("context");
     let mut node = context.new_node(NodeName::new("/", "bench_peer").unwrap(), NodeOptions::new()).expect("peer node");
-    let qos = QosProfile::publisher_default().reliability_reliable(WhenFull::DEFAULT).durability(Durability::Volatile).history(History::KeepLast { depth: 1000 });
-    let plan_topic = node.create_topic(&Name::new("/", "planned_trajectory").unwrap(), MessageTypeName::new("trajectory_msgs", "JointTrajectory"), &qos).unwrap();
+    let qos =
+        QosProfile::publisher_default().reliability_reliable(WhenFull::DEFAULT).durability(Durability::Volatile).history(History::KeepLast { depth: 1000 });
+    let plan_topic =
+        node.create_topic(&Name::new("/", "planned_trajectory").unwrap(), MessageTypeName::new("trajectory_msgs", "JointTrajectory"), &qos).unwrap();
     let verdict_topic = node.create_topic(&Name::parse("/ccd_guard/verdict").unwrap(), MessageTypeName::new("ccd_guard", "CollisionVerdict"), &qos).unwrap();
     let publisher = node.create_publisher::<msg::JointTrajectory>(&plan_topic, None).unwrap();
     let verdicts = node.create_subscription::<msg::CollisionVerdict>(&verdict_topic, None).unwrap();

@@ -11,16 +11,16 @@
 //! `OCTOMAP_BENCH_ONLY=free|first_only|whole` times one kind of check alone (for a profiler).
 mod panda_scene;
 
-use ccd_guard::check::sampled::{check_sampled, SampledOptions};
-use ccd_guard::check::{check_trajectory, CheckInput, CheckOptions, Method, Verdict};
+use ccd_guard::check::sampled::{SampledOptions, check_sampled};
+use ccd_guard::check::{CheckInput, CheckOptions, Method, Verdict, check_trajectory};
 use ccd_guard::collision::CollisionWorld;
 use ccd_guard::math::{Isometry3, Real};
 use ccd_guard::motion::{JointMotion, Trajectory, TrajectoryPoint};
 use ccd_guard::robot::resources::ResourceResolver;
 use ccd_guard::robot::{srdf, urdf};
 use ccd_guard::scene::{Obstacle, Scene};
-use ccd_guard::shape::{Cuboid, Shape, Voxel, VoxelMap, KEY_CENTRE};
-use criterion::{criterion_group, criterion_main, Criterion};
+use ccd_guard::shape::{Cuboid, KEY_CENTRE, Shape, Voxel, VoxelMap};
+use criterion::{Criterion, criterion_group, criterion_main};
 use panda_scene::Rng;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -64,8 +64,12 @@ fn world() -> CollisionWorld {
     let robot = urdf::load_urdf(&urdf_path, &resolver).expect("panda loads");
     let disabled = srdf::parse_disabled_pairs(&std::fs::read_to_string(&srdf_path).unwrap(), &srdf_path).unwrap();
     let map = VoxelMap::new(RESOLUTION, shelf_voxels()).unwrap();
-    let table = Obstacle { id: "table".into(), shape: Shape::Cuboid(Cuboid { half_extents: [0.8, 0.8, 0.02].into() }), pose: Isometry3::translation(0.3, 0.0, -0.021) };
-    let scene = Scene { frame_id: None, objects: vec![table, Obstacle { id: "camera_map".into(), shape: Shape::VoxelMap(Arc::new(map)), pose: Isometry3::identity() }] };
+    let table =
+        Obstacle { id: "table".into(), shape: Shape::Cuboid(Cuboid { half_extents: [0.8, 0.8, 0.02].into() }), pose: Isometry3::translation(0.3, 0.0, -0.021) };
+    let scene = Scene {
+        frame_id: None,
+        objects: vec![table, Obstacle { id: "camera_map".into(), shape: Shape::VoxelMap(Arc::new(map)), pose: Isometry3::identity() }],
+    };
     CollisionWorld::new(robot, scene, Some(&disabled))
 }
 
@@ -136,7 +140,11 @@ fn bench(c: &mut Criterion) {
     let started = Instant::now();
     let map = VoxelMap::new(RESOLUTION, voxels.clone()).unwrap();
     let build_ms = started.elapsed().as_secs_f64() * 1e3;
-    println!("shelf map: {} leaves, built in {build_ms:.2} ms, {:.1} bytes per leaf", map.voxels().len(), map.memory_bytes() as f64 / map.voxels().len() as f64);
+    println!(
+        "shelf map: {} leaves, built in {build_ms:.2} ms, {:.1} bytes per leaf",
+        map.voxels().len(),
+        map.memory_bytes() as f64 / map.voxels().len() as f64
+    );
     let world = Arc::new(world());
     let (free, colliding) = coarse_moves(&world, 20, 0.5);
     println!("{} free and {} colliding coarse moves", free.len(), colliding.len());

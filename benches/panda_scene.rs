@@ -1,7 +1,7 @@
 //! Shared by the benchmarks: the Panda of `example-robot-data` (from the project's
 //! `.venv`) in a seeded 20-object scene, and free and colliding configurations.
 #![allow(dead_code)]
-use ccd_guard::check::sampled::{check_sampled, SampledOptions};
+use ccd_guard::check::sampled::{SampledOptions, check_sampled};
 use ccd_guard::check::{CheckInput, Verdict};
 use ccd_guard::collision::{CollisionWorld, StateChecker};
 use ccd_guard::motion::{JointMotion, Trajectory, TrajectoryPoint};

@@ -3,9 +3,9 @@
 //! vertices, and EPA on primitive pairs (box-box, cylinder-capsule, cylinder-cylinder).
 //! Small samples: the whole run stays within a minute or two on a shared machine.
 use ccd_guard::math::{Isometry3, Point3, Vector3};
-use ccd_guard::query::penetration::{directional_depth, penetration_depth, polytope_penetration_exact, VertexCloud};
+use ccd_guard::query::penetration::{VertexCloud, directional_depth, penetration_depth, polytope_penetration_exact};
 use ccd_guard::shape::{Capsule, Cuboid, Cylinder, SupportMap};
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -68,7 +68,8 @@ fn primitives(c: &mut Criterion) {
     let cuboid = Cuboid { half_extents: Vector3::new(0.5, 0.3, 0.4) };
     let cylinder = Cylinder { half_height: 0.4, radius: 0.3 };
     let capsule = Capsule { half_height: 0.3, radius: 0.2 };
-    let pairs: [(&str, &dyn SupportMap, &dyn SupportMap); 3] = [("box-box", &cuboid, &cuboid), ("cylinder-capsule", &cylinder, &capsule), ("cylinder-cylinder", &cylinder, &cylinder)];
+    let pairs: [(&str, &dyn SupportMap, &dyn SupportMap); 3] =
+        [("box-box", &cuboid, &cuboid), ("cylinder-capsule", &cylinder, &capsule), ("cylinder-cylinder", &cylinder, &cylinder)];
     for (name, a, b) in pairs {
         let overlapping: Vec<_> = poses.iter().filter(|(pa, pb)| penetration_depth(a, pa, b, pb).is_some()).copied().collect();
         assert!(!overlapping.is_empty(), "{name}");

@@ -11,12 +11,12 @@
 //!
 //! Coarse segments (up to 0.3 rad, one segment each) are timed too, without criterion,
 //! to show how the cost grows with the motion of a segment.
-use ccd_guard::ccd::{run_pipeline, PipelineOptions, Statistics};
-use ccd_guard::check::sampled::{check_sampled, SampledOptions};
+use ccd_guard::ccd::{PipelineOptions, Statistics, run_pipeline};
 use ccd_guard::check::CheckInput;
+use ccd_guard::check::sampled::{SampledOptions, check_sampled};
 use ccd_guard::collision::CollisionWorld;
 use ccd_guard::motion::JointMotion;
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -60,12 +60,7 @@ fn report(name: &str, world: &CollisionWorld, motions: &[JointMotion], options: 
     let (p, s, stats) = measure(world, motions, options);
     let segments = stats.segments.max(1) as f64;
     let total = stats.stage1_seconds + stats.stage2_seconds + stats.stage3_seconds;
-    println!(
-        "{name}: pipeline median {:.1} us per segment, sampling at 0.005 rad median {:.1} us: ratio sampled/pipeline {:.2}x",
-        p * 1e6,
-        s * 1e6,
-        s / p
-    );
+    println!("{name}: pipeline median {:.1} us per segment, sampling at 0.005 rad median {:.1} us: ratio sampled/pipeline {:.2}x", p * 1e6, s * 1e6, s / p);
     println!(
         "  stage shares: BVH {:.1}%  LSS {:.1}%  exact {:.1}%; pairs per segment: considered {}, after stage 1 {:.1}, after stage 2 {:.1}; \
          stage 3 per segment: {:.1} time cells, {:.1} OBB tests, {:.1} advancement tests, {:.1} equations",
@@ -100,7 +95,11 @@ fn pipeline(c: &mut Criterion) {
     group.finish();
 
     let segments: usize = free.iter().map(|m| m.segments.len()).sum();
-    println!("\nplanned: {} free trajectories ({segments} segments of up to {STEP} rad), {} colliding segments; Panda STL, 20 objects", free.len(), colliding.len());
+    println!(
+        "\nplanned: {} free trajectories ({segments} segments of up to {STEP} rad), {} colliding segments; Panda STL, 20 objects",
+        free.len(),
+        colliding.len()
+    );
     report("free", world, &free, &options);
     report("colliding", world, &colliding, &options);
 

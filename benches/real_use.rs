@@ -22,13 +22,13 @@
 //! `REAL_USE_ONLY=first|whole` times only the first-only check or the whole report.
 mod panda_scene;
 
-use ccd_guard::check::sampled::{check_sampled, SampledOptions};
-use ccd_guard::check::{check_trajectory, CheckInput, CheckOptions, Verdict};
-use ccd_guard::clearance::{min_clearance, ClearanceOptions};
+use ccd_guard::check::sampled::{SampledOptions, check_sampled};
+use ccd_guard::check::{CheckInput, CheckOptions, Verdict, check_trajectory};
+use ccd_guard::clearance::{ClearanceOptions, min_clearance};
 use ccd_guard::collision::{CollisionWorld, StateChecker};
 use ccd_guard::motion::{JointMotion, Trajectory, TrajectoryPoint};
 use ccd_guard::robot::resources::ResourceResolver;
-use ccd_guard::robot::{srdf, urdf, Robot};
+use ccd_guard::robot::{Robot, srdf, urdf};
 use ccd_guard::scene::parse_scene;
 use panda_scene::Rng;
 use std::collections::BTreeMap;
@@ -76,7 +76,11 @@ fn world_of(robot: &Robot, disabled: &[srdf::DisabledPair], scene: &serde_json::
 /// The motion through `points` (1 s or 0.1 s apart).
 fn motion_of(robot: &Robot, points: &[Vec<f64>], spacing: f64) -> JointMotion {
     let names: Vec<String> = robot.variable_names().map(str::to_string).collect();
-    let points = points.iter().enumerate().map(|(k, q)| TrajectoryPoint { positions: q.clone(), velocities: None, accelerations: None, time_from_start: spacing * k as f64 }).collect();
+    let points = points
+        .iter()
+        .enumerate()
+        .map(|(k, q)| TrajectoryPoint { positions: q.clone(), velocities: None, accelerations: None, time_from_start: spacing * k as f64 })
+        .collect();
     JointMotion::new(robot, &Trajectory { joint_names: names, points }, None).expect("valid motion")
 }
 
@@ -181,7 +185,13 @@ fn peer(robots: &[RobotFiles], prefix: &Path, cases: &[Case]) -> Option<Vec<BTre
         .collect();
     let request = serde_json::json!({"robots": robots, "cases": cases, "resolutions": [0.05, 0.01], "repeats": 3});
     let answer = panda_scene::run_python_peer("coal_sampling.py", &request)?;
-    Some(answer.as_array()?.iter().map(|a| ["0.05", "0.01"].iter().map(|s| (s.to_string(), a[*s]["seconds"].as_f64().unwrap_or(f64::NAN) * 1e3)).collect()).collect())
+    Some(
+        answer
+            .as_array()?
+            .iter()
+            .map(|a| ["0.05", "0.01"].iter().map(|s| (s.to_string(), a[*s]["seconds"].as_f64().unwrap_or(f64::NAN) * 1e3)).collect())
+            .collect(),
+    )
 }
 
 fn main() {
@@ -213,7 +223,10 @@ fn main() {
     let ours: Vec<(f64, f64)> = all.iter().map(|c| (time(&first_only, "whole", c), time(&whole, "first", c))).collect();
     let theirs = peer(&robots, &prefix, &all);
     println!("{} trajectories; medians per trajectory (ms), {threads} core(s); ratios to coal sampling at 0.05 rad", all.len());
-    println!("{:<6} {:<12} {:<10} {:>3} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>11} {:>7}", "robot", "plan", "kind", "n", "first", "whole", "coal.05", "coal.01", "first/.05", "whole/.05", "whole/first", "points");
+    println!(
+        "{:<6} {:<12} {:<10} {:>3} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>11} {:>7}",
+        "robot", "plan", "kind", "n", "first", "whole", "coal.05", "coal.01", "first/.05", "whole/.05", "whole/first", "points"
+    );
     let mut groups: BTreeMap<(&str, &str, &str), Vec<usize>> = BTreeMap::new();
     for (i, c) in all.iter().enumerate() {
         groups.entry((c.robot, c.plan, c.kind)).or_default().push(i);
@@ -237,6 +250,9 @@ fn main() {
             None => f64::NAN,
         };
         let (first_ratio, whole_ratio) = (to_peer(|o| o.0), to_peer(|o| o.1));
-        println!("{label} {:>3} {first:>9.2} {whole_ms:>9.2} {c05:>9.2} {c01:>9.2} {first_ratio:>10.2} {whole_ratio:>10.2} {ratio:>11.2} {points:>7.0}", idx.len());
+        println!(
+            "{label} {:>3} {first:>9.2} {whole_ms:>9.2} {c05:>9.2} {c01:>9.2} {first_ratio:>10.2} {whole_ratio:>10.2} {ratio:>11.2} {points:>7.0}",
+            idx.len()
+        );
     }
 }

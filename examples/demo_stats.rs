@@ -1,7 +1,7 @@
 //! Prints the pipeline's statistics on the embedded demo trajectories.
 use ccd_guard::ccd::PipelineOptions;
 use ccd_guard::check::pipeline_method::check_pipeline;
-use ccd_guard::demo::{case_input, CASES};
+use ccd_guard::demo::{CASES, case_input};
 
 fn main() {
     for case in &CASES {

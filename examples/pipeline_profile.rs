@@ -2,7 +2,7 @@
 //! per-stage statistics, quicker than the criterion bench.
 #[path = "../benches/panda_scene.rs"]
 mod panda_scene;
-use ccd_guard::ccd::{run_pipeline, PipelineOptions, Statistics};
+use ccd_guard::ccd::{PipelineOptions, Statistics, run_pipeline};
 use ccd_guard::motion::JointMotion;
 use std::time::Instant;
 

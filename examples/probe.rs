@@ -28,17 +28,17 @@
 //! (`[[min x, y, z], [max x, y, z]]`, map frame).
 use ccd_guard::collision::{Body, CollisionWorld, StateChecker};
 use ccd_guard::math::{Isometry3, Point3, Real, Translation3, UnitQuaternion};
-use ccd_guard::query::closest_features::{closest_features, ConvexPolyhedron};
-use ccd_guard::query::penetration::{minkowski_facets, penetration_depth, polytope_penetration_exact, shape_penetration, Penetration, VertexCloud};
-use ccd_guard::query::triangle_triangle::triangles_intersect;
-use ccd_guard::robot::resources::ResourceResolver;
-use ccd_guard::robot::{srdf, urdf, Robot};
-use ccd_guard::ros::msg::json_codec_of;
+use ccd_guard::query::closest_features::{ConvexPolyhedron, closest_features};
 use ccd_guard::query::distance::shape_distance;
 use ccd_guard::query::intersection::intersection_point;
-use ccd_guard::scene::{load_scene, parse_scene, Obstacle, Scene};
+use ccd_guard::query::penetration::{Penetration, VertexCloud, minkowski_facets, penetration_depth, polytope_penetration_exact, shape_penetration};
+use ccd_guard::query::triangle_triangle::triangles_intersect;
+use ccd_guard::robot::resources::ResourceResolver;
+use ccd_guard::robot::{Robot, srdf, urdf};
+use ccd_guard::ros::msg::json_codec_of;
+use ccd_guard::scene::{Obstacle, Scene, load_scene, parse_scene};
 use ccd_guard::shape::Shape;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::PathBuf;
@@ -284,7 +284,9 @@ fn cdr(request: &Value) -> Value {
                 return json!({ "error": format!("unknown message type '{type_name}'") });
             };
             let answer = match m.get("cdr").and_then(Value::as_str) {
-                Some(hex) => from_hex(hex).and_then(|bytes| (codec.cdr_to_json)(&bytes)).map(|text| json!({ "json": serde_json::from_str::<Value>(&text).expect("json") })),
+                Some(hex) => from_hex(hex)
+                    .and_then(|bytes| (codec.cdr_to_json)(&bytes))
+                    .map(|text| json!({ "json": serde_json::from_str::<Value>(&text).expect("json") })),
                 None => (codec.json_to_cdr)(&m["json"].to_string()).map(|bytes| json!({ "cdr": to_hex(&bytes) })),
             };
             answer.unwrap_or_else(|e| json!({ "error": e }))
@@ -337,7 +339,9 @@ fn from_hex(hex: &str) -> Result<Vec<u8>, String> {
 }
 
 fn main() {
-    let command = std::env::args().nth(1).unwrap_or_else(|| fail("usage: probe fk|collide|tri_tri|primitives|distances|convex|penetration|cdr|octomap_leaves < request.json".into()));
+    let command = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| fail("usage: probe fk|collide|tri_tri|primitives|distances|convex|penetration|cdr|octomap_leaves < request.json".into()));
     let mut input = String::new();
     std::io::stdin().read_to_string(&mut input).unwrap_or_else(|e| fail(e.to_string()));
     let request: Value = serde_json::from_str(&input).unwrap_or_else(|e| fail(format!("bad request: {e}")));

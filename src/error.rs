@@ -65,9 +65,5 @@ pub fn read_text(path: &Path) -> InputResult<String> {
 
 /// Fails unless `value` is finite; `what` names the field.
 pub fn require_finite(value: f64, what: impl FnOnce() -> String) -> InputResult<f64> {
-    if value.is_finite() {
-        Ok(value)
-    } else {
-        Err(InputError::new(format!("value {value} is not finite")).at(what()))
-    }
+    if value.is_finite() { Ok(value) } else { Err(InputError::new(format!("value {value} is not finite")).at(what())) }
 }

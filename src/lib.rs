@@ -11,9 +11,9 @@
 //! over a whole trajectory and writes the report.
 pub mod bounding_volume;
 pub mod ccd;
-pub mod clearance;
 pub mod certifier;
 pub mod check;
+pub mod clearance;
 pub mod collision;
 pub mod demo;
 pub mod enclosure;

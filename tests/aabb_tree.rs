@@ -1,7 +1,7 @@
 //! The bottom-up AABB hierarchy (stage 1's dynamic BVH) against brute force.
 use ccd_guard::bounding_volume::Aabb;
 use ccd_guard::math::Point3;
-use ccd_guard::partitioning::{brute_force_pairs, AabbTree};
+use ccd_guard::partitioning::{AabbTree, brute_force_pairs};
 use proptest::prelude::*;
 
 fn boxes() -> impl Strategy<Value = Vec<Aabb>> {

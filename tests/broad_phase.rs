@@ -4,10 +4,7 @@
 //! empty and infinite boxes, and over many frames of motion for the reused sweep.
 use ccd_guard::bounding_volume::Aabb;
 use ccd_guard::math::Point3;
-use ccd_guard::partitioning::broad_phase::{
-    BroadPhaseKind, SortAndSweep, UniformGrid, brute_force_pairs, choose_broad_phase,
-    overlapping_pairs,
-};
+use ccd_guard::partitioning::broad_phase::{BroadPhaseKind, SortAndSweep, UniformGrid, brute_force_pairs, choose_broad_phase, overlapping_pairs};
 use proptest::prelude::*;
 
 const INF: f64 = f64::INFINITY;
@@ -20,27 +17,12 @@ fn aabb(mins: [f64; 3], maxs: [f64; 3]) -> Aabb {
 /// is frequent.
 #[derive(Clone, Debug)]
 enum Spec {
-    Normal {
-        corner: [i32; 3],
-        size: [u32; 3],
-    },
-    Big {
-        corner: [i32; 3],
-        size: [u32; 3],
-    },
-    Point {
-        corner: [i32; 3],
-    },
+    Normal { corner: [i32; 3], size: [u32; 3] },
+    Big { corner: [i32; 3], size: [u32; 3] },
+    Point { corner: [i32; 3] },
     CopyOf(usize),
-    Empty {
-        corner: [i32; 3],
-        axis: usize,
-    },
-    Infinite {
-        corner: [i32; 3],
-        axis: usize,
-        both: bool,
-    },
+    Empty { corner: [i32; 3], axis: usize },
+    Infinite { corner: [i32; 3], axis: usize, both: bool },
     Nan,
 }
 
@@ -183,26 +165,13 @@ impl XorShift {
 fn sweep_is_incremental_over_smooth_motion() {
     let mut rng = XorShift(0x1234_5678_9ABC_DEF1);
     let n = 300;
-    let mut centers: Vec<[f64; 3]> = (0..n)
-        .map(|_| [0, 1, 2].map(|_| rng.unit() * 20.0))
-        .collect();
-    let velocities: Vec<[f64; 3]> = (0..n)
-        .map(|_| [0, 1, 2].map(|_| (rng.unit() - 0.5) * 0.2))
-        .collect();
-    let halves: Vec<[f64; 3]> = (0..n)
-        .map(|_| [0, 1, 2].map(|_| 0.2 + rng.unit() * 0.8))
-        .collect();
+    let mut centers: Vec<[f64; 3]> = (0..n).map(|_| [0, 1, 2].map(|_| rng.unit() * 20.0)).collect();
+    let velocities: Vec<[f64; 3]> = (0..n).map(|_| [0, 1, 2].map(|_| (rng.unit() - 0.5) * 0.2)).collect();
+    let halves: Vec<[f64; 3]> = (0..n).map(|_| [0, 1, 2].map(|_| 0.2 + rng.unit() * 0.8)).collect();
     let mut sweep = SortAndSweep::new();
     let mut total_pairs = 0;
     for _frame in 0..100 {
-        let boxes: Vec<Aabb> = (0..n)
-            .map(|i| {
-                aabb(
-                    [0, 1, 2].map(|k| centers[i][k] - halves[i][k]),
-                    [0, 1, 2].map(|k| centers[i][k] + halves[i][k]),
-                )
-            })
-            .collect();
+        let boxes: Vec<Aabb> = (0..n).map(|i| aabb([0, 1, 2].map(|k| centers[i][k] - halves[i][k]), [0, 1, 2].map(|k| centers[i][k] + halves[i][k]))).collect();
         let expected = brute_force_pairs(&boxes);
         total_pairs += expected.len();
         assert_eq!(sweep.pairs(&boxes), expected);
@@ -250,34 +219,20 @@ fn extreme_boxes_do_not_crash() {
     ];
     let expected = brute_force_pairs(&boxes);
     // The empty box overlaps nothing, not even the everything-box.
-    assert!(expected.iter().all(|&(i, j)| i != 8
-        && j != 8
-        && i != 9
-        && j != 9
-        && i != 10
-        && j != 10));
+    assert!(expected.iter().all(|&(i, j)| i != 8 && j != 8 && i != 9 && j != 9 && i != 10 && j != 10));
     assert!(expected.contains(&(0, 1)) && expected.contains(&(6, 7)) && expected.contains(&(3, 4)));
     assert_eq!(UniformGrid::new(&boxes).pairs(&boxes), expected);
     assert_eq!(SortAndSweep::new().pairs(&boxes), expected);
     assert_eq!(overlapping_pairs(&boxes), expected);
     // A grid sized from huge finite boxes only.
-    let huge = vec![
-        aabb([-f64::MAX; 3], [-1e300; 3]),
-        aabb([1e300; 3], [f64::MAX; 3]),
-        aabb([-1.0; 3], [1.0; 3]),
-    ];
-    assert_eq!(
-        UniformGrid::new(&huge).pairs(&huge),
-        brute_force_pairs(&huge)
-    );
+    let huge = vec![aabb([-f64::MAX; 3], [-1e300; 3]), aabb([1e300; 3], [f64::MAX; 3]), aabb([-1.0; 3], [1.0; 3])];
+    assert_eq!(UniformGrid::new(&huge).pairs(&huge), brute_force_pairs(&huge));
 }
 
 #[test]
 fn grid_cells_are_bounded() {
     // Tiny boxes spread far apart would ask for about 1e12 cells per axis.
-    let mut boxes: Vec<Aabb> = (0..100)
-        .map(|i| aabb([i as f64 * 1e6; 3], [i as f64 * 1e6 + 1e-6; 3]))
-        .collect();
+    let mut boxes: Vec<Aabb> = (0..100).map(|i| aabb([i as f64 * 1e6; 3], [i as f64 * 1e6 + 1e-6; 3])).collect();
     boxes.push(aabb([5e5; 3], [5e5 + 1e-6; 3]));
     let grid = UniformGrid::new(&boxes);
     assert!(grid.cell_counts().iter().all(|&c| (1..=1024).contains(&c)));
@@ -298,19 +253,10 @@ fn choice_follows_scene_statistics() {
     assert_eq!(choose_broad_phase(&few), BroadPhaseKind::SortAndSweep);
     // Many boxes of similar size: grid.
     let mut rng = XorShift(7);
-    let similar: Vec<Aabb> = (0..500)
-        .map(|_| cube([0, 1, 2].map(|_| rng.unit() * 50.0), 0.5 + 0.2 * rng.unit()))
-        .collect();
+    let similar: Vec<Aabb> = (0..500).map(|_| cube([0, 1, 2].map(|_| rng.unit() * 50.0), 0.5 + 0.2 * rng.unit())).collect();
     assert_eq!(choose_broad_phase(&similar), BroadPhaseKind::UniformGrid);
     // Many boxes of very unequal sizes: sweep.
-    let unequal: Vec<Aabb> = (0..500)
-        .map(|i| {
-            cube(
-                [0, 1, 2].map(|_| rng.unit() * 50.0),
-                if i % 10 == 0 { 40.0 } else { 0.1 },
-            )
-        })
-        .collect();
+    let unequal: Vec<Aabb> = (0..500).map(|i| cube([0, 1, 2].map(|_| rng.unit() * 50.0), if i % 10 == 0 { 40.0 } else { 0.1 })).collect();
     assert_eq!(choose_broad_phase(&unequal), BroadPhaseKind::SortAndSweep);
     // An infinite box: sweep.
     let mut with_inf = similar.clone();

@@ -1,6 +1,6 @@
 //! The elementary equations (seed 002 §5.2.1) and the interval Newton step (§5.2.4)
 //! on a vertex crossing a face plane at a known time.
-use ccd_guard::ccd::elementary::{active_equations, CornerBounds, NewtonBounds};
+use ccd_guard::ccd::elementary::{CornerBounds, NewtonBounds, active_equations};
 use ccd_guard::enclosure::{Interval, IntervalVector3};
 
 /// Corners: A's vertex 0 moves as (0.1, 0.1, z0 + v t); A's others are far above;

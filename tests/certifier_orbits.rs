@@ -155,14 +155,7 @@ fn brute_triangle_triangle(o: &Orbit, m: &Triangle, f: &Triangle) -> Real {
         min = min.min(brute_vertex_face(o, &m[i], f));
         min = min.min(brute_face_vertex(o, m, &f[i]));
         for j in 0..3 {
-            min = min.min(brute_edge_edge(
-                o,
-                &m[i],
-                &m[(i + 1) % 3],
-                &f[j],
-                &f[(j + 1) % 3],
-                40,
-            ));
+            min = min.min(brute_edge_edge(o, &m[i], &m[(i + 1) % 3], &f[j], &f[(j + 1) % 3], 40));
         }
     }
     min
@@ -188,38 +181,17 @@ fn triangle() -> impl Strategy<Value = Triangle> {
 /// identity (non-convex G, Remark 1 of §6) in some cases; constant in [0.5, 5],
 /// radius in [0, 0.3], centre in [-1, 1]³.
 fn orbit() -> impl Strategy<Value = Orbit> {
-    (
-        prop::array::uniform9(-1.0..1.0f64),
-        -2.0..2.0f64,
-        point(),
-        0.5..5.0f64,
-        0.0..0.3f64,
-        0..6u8,
-    )
-        .prop_map(|(a, log_s, centre, constant, radius, zero)| {
-            let a = Matrix3::from_row_slice(&a);
-            let m = (a * a.transpose() + Matrix3::identity() * 0.01) * 10f64.powf(log_s);
-            let radius = if zero == 0 { 0.0 } else { radius };
-            Orbit {
-                quadratic: DistortionQuadratic {
-                    centre,
-                    m,
-                    constant,
-                },
-                radius,
-            }
-        })
+    (prop::array::uniform9(-1.0..1.0f64), -2.0..2.0f64, point(), 0.5..5.0f64, 0.0..0.3f64, 0..6u8).prop_map(|(a, log_s, centre, constant, radius, zero)| {
+        let a = Matrix3::from_row_slice(&a);
+        let m = (a * a.transpose() + Matrix3::identity() * 0.01) * 10f64.powf(log_s);
+        let radius = if zero == 0 { 0.0 } else { radius };
+        Orbit { quadratic: DistortionQuadratic { centre, m, constant }, radius }
+    })
 }
 
 fn check(verdict: bool, brute: Real, what: &str) -> Result<(), TestCaseError> {
-    prop_assert!(
-        verdict || brute > CLEAR_HIT,
-        "{what}: unsound, brute force {brute:e} but answer false"
-    );
-    prop_assert!(
-        !verdict || brute <= NEAR_HIT,
-        "{what}: useless, brute force {brute:e} but answer true"
-    );
+    prop_assert!(verdict || brute > CLEAR_HIT, "{what}: unsound, brute force {brute:e} but answer false");
+    prop_assert!(!verdict || brute <= NEAR_HIT, "{what}: useless, brute force {brute:e} but answer true");
     Ok(())
 }
 
@@ -262,10 +234,7 @@ fn flip_radius(o: &Orbit, may_hit: impl Fn(&Orbit) -> bool) -> Option<(Orbit, Or
     }
     assert!(may_hit(&hi), "R ϱ > 7 exceeds every distance in [-1, 1]³");
     for _ in 0..64 {
-        let mid = Orbit {
-            radius: 0.5 * (lo.radius + hi.radius),
-            ..*o
-        };
+        let mid = Orbit { radius: 0.5 * (lo.radius + hi.radius), ..*o };
         if may_hit(&mid) { hi = mid } else { lo = mid }
     }
     Some((lo, hi))
@@ -274,23 +243,11 @@ fn flip_radius(o: &Orbit, may_hit: impl Fn(&Orbit) -> bool) -> Option<(Orbit, Or
 /// At the flip point the verdict must agree with brute force to its sampling accuracy:
 /// just below it ("no"), brute force finds no clear hit; just above it ("may hit"), brute
 /// force is within 5e-5 of contact (rather than NEAR_HIT).
-fn check_flip(
-    flip: Option<(Orbit, Orbit)>,
-    brute: impl Fn(&Orbit) -> Real,
-    what: &str,
-) -> Result<(), TestCaseError> {
+fn check_flip(flip: Option<(Orbit, Orbit)>, brute: impl Fn(&Orbit) -> Real, what: &str) -> Result<(), TestCaseError> {
     if let Some((lo, hi)) = flip {
         let (below, above) = (brute(&lo), brute(&hi));
-        prop_assert!(
-            below > CLEAR_HIT,
-            "{what}: unsound at R = {}: brute force {below:e}",
-            lo.radius
-        );
-        prop_assert!(
-            above <= 5e-5,
-            "{what}: conservative at R = {}: brute force {above:e}",
-            hi.radius
-        );
+        prop_assert!(below > CLEAR_HIT, "{what}: unsound at R = {}: brute force {below:e}", lo.radius);
+        prop_assert!(above <= 5e-5, "{what}: conservative at R = {}: brute force {above:e}", hi.radius);
     }
     Ok(())
 }
@@ -342,26 +299,14 @@ fn random_cases_contain_hits_and_misses() {
         counts[3][o.triangle_may_hit_triangle(&m, &f) as usize] += 1;
     }
     for (k, c) in counts.iter().enumerate() {
-        assert!(
-            c[0] >= 200 && c[1] >= 200,
-            "test {k}: misses {} hits {}",
-            c[0],
-            c[1]
-        );
+        assert!(c[0] >= 200 && c[1] >= 200, "test {k}: misses {} hits {}", c[0], c[1]);
     }
 }
 
 // ---------------------------------------------------------------- hand cases
 
 fn orbit_with(m: Matrix3, centre: Point3, constant: Real, radius: Real) -> Orbit {
-    Orbit {
-        quadratic: DistortionQuadratic {
-            centre,
-            m,
-            constant,
-        },
-        radius,
-    }
+    Orbit { quadratic: DistortionQuadratic { centre, m, constant }, radius }
 }
 
 fn rigid() -> Orbit {
@@ -381,19 +326,10 @@ fn zero_radius_is_exact_contact() {
     let o = rigid();
     // vertex on / just above / clearly above the face
     assert!(o.vertex_may_hit_triangle(&p(0.1, 0.0, 0.0), &floor(0.0)));
-    assert!(
-        o.vertex_may_hit_triangle(&p(1.0, -1.0, 0.0), &floor(0.0)),
-        "corner"
-    );
-    assert!(
-        o.vertex_may_hit_triangle(&p(0.1, 0.0, 1e-9), &floor(0.0)),
-        "1e-9 is within the slack"
-    );
+    assert!(o.vertex_may_hit_triangle(&p(1.0, -1.0, 0.0), &floor(0.0)), "corner");
+    assert!(o.vertex_may_hit_triangle(&p(0.1, 0.0, 1e-9), &floor(0.0)), "1e-9 is within the slack");
     assert!(!o.vertex_may_hit_triangle(&p(0.1, 0.0, 1e-3), &floor(0.0)));
-    assert!(
-        !o.vertex_may_hit_triangle(&p(0.0, -1.0 - 1e-3, 0.0), &floor(0.0)),
-        "beside the edge"
-    );
+    assert!(!o.vertex_may_hit_triangle(&p(0.0, -1.0 - 1e-3, 0.0), &floor(0.0)), "beside the edge");
     // crossing, skew-apart, collinear-overlapping, parallel-apart and end-to-end edges
     let (a, b) = (p(-1.0, 0.0, 0.0), p(1.0, 0.0, 0.0));
     assert!(o.edge_may_hit_edge(&a, &b, &p(0.3, -1.0, 0.0), &p(0.3, 1.0, 0.0)));
@@ -410,13 +346,7 @@ fn zero_radius_is_exact_contact() {
     let shifted = [p(0.0, 0.0, 0.0), p(2.0, 0.5, 0.0), p(1.0, 2.0, 0.0)];
     assert!(o.triangle_may_hit_triangle(&floor(0.0), &shifted));
     // star of David: no vertex inside the other triangle, only the edges cross
-    let star = |z: Real| {
-        [
-            p(-1.0, 1.0 / 3.0, z),
-            p(1.0, 1.0 / 3.0, z),
-            p(0.0, -5.0 / 3.0, z),
-        ]
-    };
+    let star = |z: Real| [p(-1.0, 1.0 / 3.0, z), p(1.0, 1.0 / 3.0, z), p(0.0, -5.0 / 3.0, z)];
     assert!(o.triangle_may_hit_triangle(&floor(0.0), &star(0.0)));
     assert!(!o.triangle_may_hit_triangle(&floor(0.0), &star(1e-3)));
     assert!(!o.triangle_may_hit_triangle(&floor(0.0), &floor(1e-3)));
@@ -501,11 +431,7 @@ fn degenerate_triangles() {
     let point = [origin; 3];
     assert!(o.triangle_may_hit_vertex(&point, &p(0.0, h0 - 1e-9, 0.0)));
     assert!(!o.triangle_may_hit_vertex(&point, &p(0.0, h0 + 1e-6, 0.0)));
-    let fixed_segment = [
-        p(-1.0, h0 - 1e-9, 0.0),
-        p(1.0, h0 - 1e-9, 0.0),
-        p(1.0, h0 - 1e-9, 0.0),
-    ];
+    let fixed_segment = [p(-1.0, h0 - 1e-9, 0.0), p(1.0, h0 - 1e-9, 0.0), p(1.0, h0 - 1e-9, 0.0)];
     assert!(o.vertex_may_hit_triangle(&origin, &fixed_segment));
     assert!(o.triangle_may_hit_triangle(&point, &fixed_segment));
     let far_segment = fixed_segment.map(|q| q + Vector3::y() * 2e-6);

@@ -9,9 +9,9 @@
 //! sampled over the cell (shrinking the motion bounds or dropping the second-order
 //! term's spread makes that test fail).
 use ccd_guard::check::CheckInput;
-use ccd_guard::clearance::{checked_element_pairs, clearance_profile, min_clearance, pair_distance, world_distance, ClearanceOptions, ClearanceSearch};
+use ccd_guard::clearance::{ClearanceOptions, ClearanceSearch, checked_element_pairs, clearance_profile, min_clearance, pair_distance, world_distance};
 use ccd_guard::collision::CollisionWorld;
-use ccd_guard::demo::{case_input, CASES, FILES};
+use ccd_guard::demo::{CASES, FILES, case_input};
 use ccd_guard::math::{Point3, Vector3};
 use ccd_guard::motion::JointMotion;
 use ccd_guard::robot::resources::ResourceResolver;
@@ -89,7 +89,10 @@ fn demo_world_with(extra: &str) -> CollisionWorld {
 /// The demo world with a ball of radius 3 cm centred at `centre`, and the pairs that
 /// hold the ball.
 fn world_with_ball(centre: &Point3) -> (CollisionWorld, Vec<(usize, usize)>) {
-    let extra = format!("  - id: probe_ball\n    type: sphere\n    dimensions: [0.03]\n    pose: {{position: [{}, {}, {}], orientation: [0, 0, 0, 1]}}\n", centre.x, centre.y, centre.z);
+    let extra = format!(
+        "  - id: probe_ball\n    type: sphere\n    dimensions: [0.03]\n    pose: {{position: [{}, {}, {}], orientation: [0, 0, 0, 1]}}\n",
+        centre.x, centre.y, centre.z
+    );
     let world = demo_world_with(&extra);
     let pairs = checked_element_pairs(&world).into_iter().filter(|&(_, b)| world.body_name(world.elements[b].body) == "probe_ball").collect();
     (world, pairs)
@@ -141,7 +144,10 @@ fn min_clearance_between_waypoints_matches_dense_sampling() {
             let again = pair_distance(&input.world, found.closest.elements, &poses, f64::INFINITY).unwrap();
             assert!((again.distance - found.closest.distance).abs() <= 1e-12, "not attained: {} vs {}", again.distance, found.closest.distance);
             let tolerance = options.tolerance.max(options.relative_tolerance * found.closest.distance);
-            let case = format!("segment {k}, ball at {ball:?}: found {} at {} (lower bound {}), sampled {sampled} at {at}", found.closest.distance, found.time, found.lower_bound);
+            let case = format!(
+                "segment {k}, ball at {ball:?}: found {} at {} (lower bound {}), sampled {sampled} at {at}",
+                found.closest.distance, found.time, found.lower_bound
+            );
             assert!(found.lower_bound <= sampled + 1e-12, "{case}: lower bound above a sampled distance");
             assert!(found.closest.distance <= sampled + tolerance, "{case}: misses the sampled minimum");
             assert!(found.closest.distance - found.lower_bound <= tolerance * 1.000001, "{case}: lower bound too far below");
@@ -189,9 +195,20 @@ fn every_part_of_a_cell_bound_lies_below_the_sampled_distances() {
                     let (lo, hi) = (duration * i / cells, duration * (i + 1.0) / cells);
                     let sampled = (0..=48).map(|j| distance_at(&input, &motion, pair, k, lo + (hi - lo) * j as f64 / 48.0)).fold(f64::INFINITY, f64::min);
                     let b = search.cell_bounds(&motion, p, k, lo, hi);
-                    let parts = [("boxes", b.boxes), ("hull", b.hull), ("hull_along", b.hull_along), ("hull_second_order", b.hull_second_order), ("exact", b.exact), ("exact_along", b.exact_along), ("exact_second_order", b.exact_second_order)];
+                    let parts = [
+                        ("boxes", b.boxes),
+                        ("hull", b.hull),
+                        ("hull_along", b.hull_along),
+                        ("hull_second_order", b.hull_second_order),
+                        ("exact", b.exact),
+                        ("exact_along", b.exact_along),
+                        ("exact_second_order", b.exact_second_order),
+                    ];
                     for (name, bound) in parts {
-                        assert!(bound <= sampled + 1e-12, "offset {offset:?}, segment {k}, pair {pair:?}, cell [{lo}, {hi}]: {name} bound {bound} above the sampled minimum {sampled} ({b:?})");
+                        assert!(
+                            bound <= sampled + 1e-12,
+                            "offset {offset:?}, segment {k}, pair {pair:?}, cell [{lo}, {hi}]: {name} bound {bound} above the sampled minimum {sampled} ({b:?})"
+                        );
                     }
                     checked += 1;
                     let best = parts.iter().map(|x| x.1).fold(f64::NEG_INFINITY, f64::max);

@@ -131,11 +131,17 @@ fn bad_trajectories() {
     let cases: &[(&str, &[&str])] = &[
         ("joint_names: [j1, elbow]\npoints:\n  - {positions: [0, 0], time_from_start: 0}\n", &["unknown joint 'elbow'"]),
         ("joint_names: [j1]\npoints:\n  - {positions: [0, 1], time_from_start: 0}\n", &["points[0].positions", "2 values"]),
-        ("joint_names: [j1]\npoints:\n  - {positions: [0], time_from_start: 1}\n  - {positions: [1], time_from_start: 1}\n", &["points[1].time_from_start", "does not increase"]),
+        (
+            "joint_names: [j1]\npoints:\n  - {positions: [0], time_from_start: 1}\n  - {positions: [1], time_from_start: 1}\n",
+            &["points[1].time_from_start", "does not increase"],
+        ),
         ("joint_names: [j1]\npoints:\n  - {positions: [.nan], time_from_start: 0}\n", &["points[0].positions", "not finite"]),
         ("joint_names: [j1]\npoints:\n  - {positions: [0], velocities: [.inf], time_from_start: 0}\n", &["points[0].velocities", "not finite"]),
         ("joint_names: [j1]\npoints: []\n", &["no points"]),
-        ("joint_names: [j1]\npoints:\n  - {positions: [0], time_from_start: {sec: 1, nanosec: 0}}\n  - {positions: [1], time_from_start: 0.5}\n", &["does not increase"]),
+        (
+            "joint_names: [j1]\npoints:\n  - {positions: [0], time_from_start: {sec: 1, nanosec: 0}}\n  - {positions: [1], time_from_start: 0.5}\n",
+            &["does not increase"],
+        ),
     ];
     for (text, words) in cases {
         let case = Case::new();

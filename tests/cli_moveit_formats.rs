@@ -125,19 +125,29 @@ fn planning_scene_echo_and_scene_text() {
     let (_, reference, _) = check(Some(&yaml), &trajectory, &[]);
     assert_eq!(reference["verdict"], "collision", "the wall is in the way: {reference}");
     let pose = |x: f64, y: f64, z: f64, q: [f64; 4], pad: &str| {
-        format!("{pad}position:\n{pad}  x: {x}\n{pad}  y: {y}\n{pad}  z: {z}\n{pad}orientation:\n{pad}  x: {}\n{pad}  y: {}\n{pad}  z: {}\n{pad}  w: {}\n", q[0], q[1], q[2], q[3])
+        format!(
+            "{pad}position:\n{pad}  x: {x}\n{pad}  y: {y}\n{pad}  z: {z}\n{pad}orientation:\n{pad}  x: {}\n{pad}  y: {}\n{pad}  z: {}\n{pad}  w: {}\n",
+            q[0], q[1], q[2], q[3]
+        )
     };
     let object = |id: &str, kind: u8, dims: &[f64], at: (f64, f64, f64), q: [f64; 4]| {
-        let mut s = format!("  - header:\n      stamp:\n        sec: 0\n        nanosec: 0\n      frame_id: base_link\n    pose:\n{}", pose(at.0, at.1, at.2, q, "      "));
+        let mut s = format!(
+            "  - header:\n      stamp:\n        sec: 0\n        nanosec: 0\n      frame_id: base_link\n    pose:\n{}",
+            pose(at.0, at.1, at.2, q, "      ")
+        );
         s += &format!("    id: {id}\n    type:\n      key: ''\n      db: ''\n    primitives:\n    - type: {kind}\n      dimensions:\n");
         for d in dims {
             s += &format!("      - {d}\n");
         }
-        s += &format!("      polygon:\n        points: []\n    primitive_poses:\n    -\n{}    meshes: []\n    mesh_poses: []\n    planes: []\n    plane_poses: []\n    subframe_names: []\n    subframe_poses: []\n    operation: 0\n", pose(0.0, 0.0, 0.0, [0.0, 0.0, 0.0, 1.0], "      "));
+        s += &format!(
+            "      polygon:\n        points: []\n    primitive_poses:\n    -\n{}    meshes: []\n    mesh_poses: []\n    planes: []\n    plane_poses: []\n    subframe_names: []\n    subframe_poses: []\n    operation: 0\n",
+            pose(0.0, 0.0, 0.0, [0.0, 0.0, 0.0, 1.0], "      ")
+        );
         s
     };
     let q45 = [0.0, 0.0, 0.3826834, 0.9238795];
-    let objects = object("wall", 1, &[0.1, 0.1, 0.1], (WALL[0], WALL[1], WALL[2]), q45) + &object("post", 3, &[0.6, 0.04], (-0.4, 0.3, 0.3), [0.0, 0.0, 0.0, 1.0]);
+    let objects =
+        object("wall", 1, &[0.1, 0.1, 0.1], (WALL[0], WALL[1], WALL[2]), q45) + &object("post", 3, &[0.6, 0.04], (-0.4, 0.3, 0.3), [0.0, 0.0, 0.0, 1.0]);
     let planning_scene = |acm: &str| {
         format!(
             "name: cell\nrobot_state:\n  joint_state:\n    header:\n      stamp:\n        sec: 0\n        nanosec: 0\n      frame_id: ''\n    name: []\n    position: []\n    velocity: []\n    effort: []\n  attached_collision_objects: []\n  is_diff: false\nrobot_model_name: demo_arm\nfixed_frame_transforms: []\nallowed_collision_matrix:\n{acm}link_padding: []\nlink_scale: []\nobject_colors: []\nworld:\n  collision_objects:\n{objects}  octomap:\n    header:\n      stamp:\n        sec: 0\n        nanosec: 0\n      frame_id: ''\n    origin:\n{}    octomap:\n      header:\n        stamp:\n          sec: 0\n          nanosec: 0\n        frame_id: ''\n      binary: false\n      id: ''\n      resolution: 0.0\n      data: []\nis_diff: false\n---\n",
@@ -191,7 +201,11 @@ fn bad_moveit_files_are_clear_errors() {
         assert!(err.contains("bad.scene") && err.contains(words), "'{words}' in {err}");
     }
     let path = dir.path().join("display.yaml");
-    fs::write(&path, "trajectory:\n- joint_trajectory:\n    joint_names: [joint1]\n    points:\n    - positions: [.nan]\n      time_from_start: {sec: 0, nanosec: 0}\n").unwrap();
+    fs::write(
+        &path,
+        "trajectory:\n- joint_trajectory:\n    joint_names: [joint1]\n    points:\n    - positions: [.nan]\n      time_from_start: {sec: 0, nanosec: 0}\n",
+    )
+    .unwrap();
     let (code, _, err) = check(None, &path, &[]);
     assert_eq!(code, 2);
     assert!(err.contains("display.yaml") && err.contains("not finite"), "{err}");

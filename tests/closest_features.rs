@@ -4,7 +4,7 @@
 //! vertices with many edges, duplicate and coplanar points).
 use ccd_guard::math::{Isometry3, Point3, Real, Translation3, UnitQuaternion, Vector3};
 use ccd_guard::query::closest_features::{
-    closest_features, closest_features_cached, fallback_count, ClosestFeatures, ConvexPolyhedron, Feature, FeaturePair, WarmStart,
+    ClosestFeatures, ConvexPolyhedron, Feature, FeaturePair, WarmStart, closest_features, closest_features_cached, fallback_count,
 };
 use ccd_guard::query::gjk;
 use std::f64::consts::PI;
@@ -264,7 +264,9 @@ fn random_pairs_match_gjk_and_brute_force() {
             }
         }
     }
-    println!("apart {apart}, a hair apart {close}, overlapping {overlapping}; final kinds (V,E,F)x(V,E,F) {kinds:?}; skew E-E {skew_edge_pairs}; max cold steps {max_cold_steps}");
+    println!(
+        "apart {apart}, a hair apart {close}, overlapping {overlapping}; final kinds (V,E,F)x(V,E,F) {kinds:?}; skew E-E {skew_edge_pairs}; max cold steps {max_cold_steps}"
+    );
     let tenth = cases / 10;
     assert!(apart > 3 * tenth && close > tenth * 3 / 2 && overlapping > tenth * 3 / 2, "{apart} {close} {overlapping}");
     // The brute-force comparison covers every kind of final pair, skew edges included.
@@ -553,7 +555,10 @@ fn stress_random_pairs() {
     let (mut fb, mut bad, mut badpen, mut maxerr) = (0, 0, 0, 0.0f64);
     for case in 0..n {
         let (ca, cb) = (random_cloud(&mut rng), random_cloud(&mut rng));
-        let (Ok(a), Ok(b)) = (ConvexPolyhedron::from_points(&ca), ConvexPolyhedron::from_points(&cb)) else { println!("hull err {case}"); continue };
+        let (Ok(a), Ok(b)) = (ConvexPolyhedron::from_points(&ca), ConvexPolyhedron::from_points(&cb)) else {
+            println!("hull err {case}");
+            continue;
+        };
         let pa = pose(Vector3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)), rng.rotation());
         let mut pb = pose(pa.translation.vector + rng.unit() * rng.range(0.3, 1.5), rng.rotation());
         let cp = gjk::closest_points(&a, &pa, &b, &pb);
@@ -567,7 +572,10 @@ fn stress_random_pairs() {
             }
             let err = (r.distance - g).abs();
             maxerr = maxerr.max(err);
-            if err > 1e-9 { bad += 1; println!("bad case {case} start {start:?}: {} vs {g}", r.distance); }
+            if err > 1e-9 {
+                bad += 1;
+                println!("bad case {case} start {start:?}: {} vs {g}", r.distance);
+            }
             if r.penetrating != (g <= 0.0) && g >= 1e-12 {
                 badpen += 1;
                 println!("penetration flag wrong, case {case}: {} vs gjk {g}", r.penetrating);
@@ -631,7 +639,10 @@ fn stress_shapes() {
             }
             let err = (r.distance - g).abs();
             maxerr = maxerr.max(err);
-            if err > 1e-9 { bad += 1; println!("bad case {case} shapes {ia} {ib} start {start:?}: {} vs {g}", r.distance); }
+            if err > 1e-9 {
+                bad += 1;
+                println!("bad case {case} shapes {ia} {ib} start {start:?}: {} vs {g}", r.distance);
+            }
             if r.penetrating != (g <= 0.0) && g >= 1e-12 {
                 badpen += 1;
                 println!("penetration flag wrong, case {case}: {} vs gjk {g}", r.penetrating);
@@ -642,4 +653,3 @@ fn stress_shapes() {
     println!("fallbacks {fb} bad {bad} badpen {badpen} maxerr {maxerr:e}");
     assert_eq!(fb + bad + badpen, 0);
 }
-

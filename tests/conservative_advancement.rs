@@ -10,7 +10,7 @@
 //! as the test still proves "apart"; the shapes must then still be apart at every
 //! sampled instant. A bound that undercounts the translation by a fifth, or the
 //! rotation by half, fails it.
-use ccd_guard::ccd::conservative_advancement::{advance, motion_bound, BoundingBall};
+use ccd_guard::ccd::conservative_advancement::{BoundingBall, advance, motion_bound};
 use ccd_guard::enclosure::{Interval, IntervalPose, IntervalVector3};
 use ccd_guard::math::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 use ccd_guard::query::gjk;
@@ -66,10 +66,7 @@ impl Motion {
 
     fn over(&self, t0: f64, t1: f64) -> IntervalPose {
         let time = Interval::new(t0, t1);
-        let slide = IntervalPose {
-            translation: IntervalVector3(std::array::from_fn(|i| time * self.v[i] + self.p[i])),
-            ..IntervalPose::identity()
-        };
+        let slide = IntervalPose { translation: IntervalVector3(std::array::from_fn(|i| time * self.v[i] + self.p[i])), ..IntervalPose::identity() };
         slide.mul(&IntervalPose::rotation_about(&self.u, time * self.omega + self.theta0)).mul_isometry(&self.offset)
     }
 }
@@ -125,9 +122,7 @@ fn apart_means_apart_at_every_sampled_instant() {
 
 /// The samples of `[t0, t1]` at which the shapes touch, if any.
 fn first_touch(fixed: &dyn SupportMap, moving: &dyn SupportMap, motion: &Motion, t0: f64, t1: f64) -> Option<f64> {
-    (0..=2000).map(|k| t0 + (t1 - t0) * k as f64 / 2000.0).find(|&t| {
-        gjk::closest_points(fixed, &Isometry3::identity(), moving, &motion.at(t)).distance <= 0.0
-    })
+    (0..=2000).map(|k| t0 + (t1 - t0) * k as f64 / 2000.0).find(|&t| gjk::closest_points(fixed, &Isometry3::identity(), moving, &motion.at(t)).distance <= 0.0)
 }
 
 #[test]

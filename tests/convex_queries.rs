@@ -94,7 +94,8 @@ fn triangles_near_curved_rims() {
         for feature in [Feature::Face, Feature::Edge, Feature::Corner] {
             for _ in 0..12 {
                 let (h, r) = (uniform(0.02, 0.15), uniform(0.03, 0.15));
-                let (cylinder, cone, capsule) = (Cylinder { half_height: h, radius: r }, Cone { half_height: h, radius: r }, Capsule { half_height: h, radius: r });
+                let (cylinder, cone, capsule) =
+                    (Cylinder { half_height: h, radius: r }, Cone { half_height: h, radius: r }, Capsule { half_height: h, radius: r });
                 // A point of the rim or cap, and a direction of its normal cone that
                 // also points into the shape when reversed.
                 let (shape, p, n): (&dyn SupportMap, Vector3, Vector3) = match shape_kind {

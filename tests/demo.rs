@@ -1,9 +1,9 @@
 //! The embedded demo: its verdicts, against times found independently with pinocchio
 //! and coal by dense sampling plus bisection (`scripts/make_demo_assets.py --verify`).
-use ccd_guard::check::sampled::{check_sampled, SampledOptions};
 use ccd_guard::check::Verdict;
+use ccd_guard::check::sampled::{SampledOptions, check_sampled};
 use ccd_guard::collision::StateChecker;
-use ccd_guard::demo::{case_input, CASES};
+use ccd_guard::demo::{CASES, case_input};
 
 fn options(resolution: f64) -> SampledOptions {
     SampledOptions { resolution, ..SampledOptions::default() }

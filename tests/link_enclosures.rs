@@ -9,12 +9,12 @@
 //! the element's own metric.
 use ccd_guard::certifier::metric::ObjectMetric;
 use ccd_guard::certifier::motion_ball::{arc_length_ball, metric_speed_bound, motion_ball, relative_metric_speed_bound};
-use ccd_guard::enclosure::{link_enclosures, link_jets, IntervalMatrix3, IntervalPose, IntervalVector3};
+use ccd_guard::enclosure::{IntervalMatrix3, IntervalPose, IntervalVector3, link_enclosures, link_jets};
 use ccd_guard::math::{Isometry3, Matrix3, Point3, Translation3, UnitQuaternion, Vector3};
 use ccd_guard::motion::Segment;
+use ccd_guard::robot::Robot;
 use ccd_guard::robot::resources::ResourceResolver;
 use ccd_guard::robot::urdf::parse_urdf;
-use ccd_guard::robot::Robot;
 use proptest::prelude::*;
 use std::path::Path;
 

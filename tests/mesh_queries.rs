@@ -7,13 +7,9 @@ use std::sync::Arc;
 
 /// A closed axis-aligned box mesh `[-h, h]`, two triangles per face, outward.
 fn box_mesh(h: f64) -> TriMesh {
-    let v: Vec<Point3> = (0..8)
-        .map(|k| Point3::new(if k & 1 == 0 { -h } else { h }, if k & 2 == 0 { -h } else { h }, if k & 4 == 0 { -h } else { h }))
-        .collect();
-    let t = vec![
-        [0, 2, 1], [1, 2, 3], [4, 5, 6], [5, 7, 6], [0, 1, 4], [1, 5, 4],
-        [2, 6, 3], [3, 6, 7], [0, 4, 2], [2, 4, 6], [1, 3, 5], [3, 7, 5],
-    ];
+    let v: Vec<Point3> =
+        (0..8).map(|k| Point3::new(if k & 1 == 0 { -h } else { h }, if k & 2 == 0 { -h } else { h }, if k & 4 == 0 { -h } else { h })).collect();
+    let t = vec![[0, 2, 1], [1, 2, 3], [4, 5, 6], [5, 7, 6], [0, 1, 4], [1, 5, 4], [2, 6, 3], [3, 6, 7], [0, 4, 2], [2, 4, 6], [1, 3, 5], [3, 7, 5]];
     TriMesh::new(v, t).unwrap()
 }
 

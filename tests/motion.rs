@@ -1,6 +1,6 @@
 //! The executed motion: start-state filling, mimic joints, and the controller's
 //! interpolation (linear, cubic, quintic) between points.
-use ccd_guard::motion::{parse_joint_state, parse_trajectory, JointMotion};
+use ccd_guard::motion::{JointMotion, parse_joint_state, parse_trajectory};
 use ccd_guard::robot::resources::ResourceResolver;
 use ccd_guard::robot::urdf;
 use std::path::Path;

@@ -81,11 +81,28 @@ fn signal(child: &Child, name: &str) {
 #[test]
 fn the_node_says_it_is_ready_and_stops_cleanly_on_sigint_and_sigterm() {
     for name in ["INT", "TERM"] {
-        let (mut child, received) = start(&["--ros-args", "-p", &format!("urdf_file:={}", demo("robot.urdf")), "-p", &format!("scene_file:={}", demo("scene.yaml")), "-p", "gate_controllers:=[arm_controller]"]);
+        let (mut child, received) = start(&[
+            "--ros-args",
+            "-p",
+            &format!("urdf_file:={}", demo("robot.urdf")),
+            "-p",
+            &format!("scene_file:={}", demo("scene.yaml")),
+            "-p",
+            "gate_controllers:=[arm_controller]",
+        ]);
         let lines = lines_until(&received, "ready:", Duration::from_secs(30));
         let ready = lines.iter().find(|l| l.contains("ready:")).unwrap_or_else(|| panic!("no ready line: {lines:?}"));
         assert!(ready.starts_with("[INFO] ["), "rcl's format: {ready}");
-        for words in ["[ccd_guard]:", "/ccd_guard on domain", "robot 'demo_arm' (6 joints)", "scene: ", "box", "/ccd_guard/verdict", "service: /ccd_guard/check_trajectory", "/ccd_guard/arm_controller/follow_joint_trajectory"] {
+        for words in [
+            "[ccd_guard]:",
+            "/ccd_guard on domain",
+            "robot 'demo_arm' (6 joints)",
+            "scene: ",
+            "box",
+            "/ccd_guard/verdict",
+            "service: /ccd_guard/check_trajectory",
+            "/ccd_guard/arm_controller/follow_joint_trajectory",
+        ] {
             assert!(ready.contains(words), "'{words}' in {ready}");
         }
         assert_eq!(lines.iter().filter(|l| l.contains("ready:")).count(), 1);

@@ -9,9 +9,9 @@
 use ccd_guard::robot::resources::ResourceResolver;
 use ccd_guard::scene::load_scene;
 use ccd_guard::scene::octomap_stream::{
-    decode_stream, voxel_map_from_bytes, voxel_map_from_file, voxel_map_from_message, OctomapError, BINARY_FILE_HEADER, FULL_FILE_HEADER,
+    BINARY_FILE_HEADER, FULL_FILE_HEADER, OctomapError, decode_stream, voxel_map_from_bytes, voxel_map_from_file, voxel_map_from_message,
 };
-use ccd_guard::shape::{Voxel, TREE_DEPTH};
+use ccd_guard::shape::{TREE_DEPTH, Voxel};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -69,7 +69,13 @@ fn assert_same_leaves(ours: &[Voxel], theirs: &[Voxel], what: &str) {
     b.sort_unstable();
     if a != b {
         let first = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
-        panic!("{what}: {} leaves read, octomap has {}; first difference at sorted index {first}: ours {:?}, octomap {:?}", a.len(), b.len(), a.get(first), b.get(first));
+        panic!(
+            "{what}: {} leaves read, octomap has {}; first difference at sorted index {first}: ours {:?}, octomap {:?}",
+            a.len(),
+            b.len(),
+            a.get(first),
+            b.get(first)
+        );
     }
 }
 
@@ -245,9 +251,16 @@ fn count_nodes(node: &Node) -> usize {
 
 fn file_bytes(binary: bool, resolution: f64, tree: &Node) -> Vec<u8> {
     let mut stream = Vec::new();
-    if binary { write_binary(tree, &mut stream) } else { write_full(tree, &mut stream) };
+    if binary {
+        write_binary(tree, &mut stream)
+    } else {
+        write_full(tree, &mut stream)
+    };
     let first = if binary { BINARY_FILE_HEADER } else { FULL_FILE_HEADER };
-    let header = format!("{first}\n# (feel free to add / change comments, but leave the first line as it is!)\n#\nid OcTree\nsize {}\nres {resolution}\ndata\n", count_nodes(tree));
+    let header = format!(
+        "{first}\n# (feel free to add / change comments, but leave the first line as it is!)\n#\nid OcTree\nsize {}\nres {resolution}\ndata\n",
+        count_nodes(tree)
+    );
     [header.into_bytes(), stream].concat()
 }
 
@@ -277,7 +290,11 @@ fn hand_built_trees_read_back_in_both_streams_and_files() {
         occupied_leaves(tree, [0; 3], 0, &mut expected);
         for binary in [true, false] {
             let mut stream = Vec::new();
-            if binary { write_binary(tree, &mut stream) } else { write_full(tree, &mut stream) };
+            if binary {
+                write_binary(tree, &mut stream)
+            } else {
+                write_full(tree, &mut stream)
+            };
             let decoded = decode_stream(binary, &stream).unwrap();
             assert_eq!((decoded.nodes, decoded.bytes), (count_nodes(tree), stream.len()), "tree {t}, binary {binary}");
             assert_same_leaves(&decoded.voxels, &expected, &format!("tree {t}, binary {binary}"));
@@ -413,7 +430,11 @@ fn decoding_a_map_of_100000_leaves() {
     assert!(expected.len() >= 100_000);
     for binary in [true, false] {
         let mut stream = Vec::new();
-        if binary { write_binary(&tree, &mut stream) } else { write_full(&tree, &mut stream) };
+        if binary {
+            write_binary(&tree, &mut stream)
+        } else {
+            write_full(&tree, &mut stream)
+        };
         let (decode, build, leaves) = time_decoding(binary, 0.01, &stream);
         assert_eq!(leaves, expected.len());
         let kind = if binary { "binary" } else { "full" };
@@ -464,7 +485,8 @@ fn a_scene_octomap_that_cannot_be_read_is_an_error_naming_its_file() {
     let urdf = dir.path().join("robot.urdf");
     fs::write(&urdf, ROBOT).unwrap();
     let trajectory = dir.path().join("traj.yaml");
-    fs::write(&trajectory, "joint_names: [j1]\npoints:\n  - positions: [0.0]\n    time_from_start: 0.0\n  - positions: [1.0]\n    time_from_start: 1.0\n").unwrap();
+    fs::write(&trajectory, "joint_names: [j1]\npoints:\n  - positions: [0.0]\n    time_from_start: 0.0\n  - positions: [1.0]\n    time_from_start: 1.0\n")
+        .unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_ccd_guard"))
         .args(["check", "--method", "sampled", "--urdf"])
         .arg(&urdf)

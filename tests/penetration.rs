@@ -4,7 +4,7 @@
 use ccd_guard::math::{Isometry3, Point3, Real, Vector3};
 use ccd_guard::query::gjk::{closest_points, intersects};
 use ccd_guard::query::penetration::planar::{self, minkowski_difference};
-use ccd_guard::query::penetration::{directional_depth, penetration_depth, polytope_penetration_exact, Penetration, VertexCloud};
+use ccd_guard::query::penetration::{Penetration, VertexCloud, directional_depth, penetration_depth, polytope_penetration_exact};
 use ccd_guard::shape::{Ball, Capsule, Cone, Cuboid, Cylinder, SupportMap};
 use nalgebra::{Point2, Vector2};
 
@@ -184,7 +184,13 @@ fn random_polygon(rng: &mut Rng) -> Vec<P2> {
         angles.sort_by(f64::total_cmp);
         angles.dedup();
         let (s, co) = phi.sin_cos();
-        angles.iter().map(|t| { let (x, y) = (rx * t.cos(), ry * t.sin()); P2::from(c + V2::new(co * x - s * y, s * x + co * y)) }).collect()
+        angles
+            .iter()
+            .map(|t| {
+                let (x, y) = (rx * t.cos(), ry * t.sin());
+                P2::from(c + V2::new(co * x - s * y, s * x + co * y))
+            })
+            .collect()
     } else {
         let pts: Vec<P2> = (0..n + 3).map(|_| P2::from(c + V2::new(rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0)))).collect();
         hull2(&pts)
@@ -271,7 +277,10 @@ fn shifted(pose: &Isometry3, t: &Vector3) -> Isometry3 {
 }
 
 fn finite(p: &Penetration) -> bool {
-    p.depth.is_finite() && p.depth >= 0.0 && p.normal.iter().chain(p.point_a.iter()).chain(p.point_b.iter()).all(|x| x.is_finite()) && (p.normal.norm() - 1.0).abs() < 1e-12
+    p.depth.is_finite()
+        && p.depth >= 0.0
+        && p.normal.iter().chain(p.point_a.iter()).chain(p.point_b.iter()).all(|x| x.is_finite())
+        && (p.normal.norm() - 1.0).abs() < 1e-12
 }
 
 /// The property that catches a wrong depth: B moved by (depth + 1e-9)·normal is apart,
@@ -291,7 +300,16 @@ fn check_translation(a: &dyn SupportMap, pa: &Isometry3, b: &dyn SupportMap, pb:
 }
 
 #[allow(clippy::too_many_arguments)]
-fn expect_depth(a: &dyn SupportMap, pa: &Isometry3, b: &dyn SupportMap, pb: &Isometry3, depth: Real, normal: Option<Vector3>, tol: Real, what: &str) -> Penetration {
+fn expect_depth(
+    a: &dyn SupportMap,
+    pa: &Isometry3,
+    b: &dyn SupportMap,
+    pb: &Isometry3,
+    depth: Real,
+    normal: Option<Vector3>,
+    tol: Real,
+    what: &str,
+) -> Penetration {
     let p = penetration_depth(a, pa, b, pb).unwrap_or_else(|| panic!("{what}: no penetration"));
     assert!((p.depth - depth).abs() <= tol, "{what}: depth {} expected {depth} (error {:e})", p.depth, p.depth - depth);
     if let Some(n) = normal {
@@ -330,17 +348,53 @@ fn closed_form_depths() {
     assert!(p.normal.x.abs() > 1.0 - 1e-12, "{p:?}");
     // Curved cores (EPA to ~1e-9): parallel cylinders 0.8 apart (radii 0.5): 0.2.
     let cyl = Cylinder { half_height: 1.0, radius: 0.5 };
-    expect_depth(&cyl, &Isometry3::identity(), &cyl, &iso(0.8 * 0.6, 0.8 * 0.8, 0.3, 0.0, 0.0, 0.0), 0.2, Some(Vector3::new(0.6, 0.8, 0.0)), 1e-9, "cylinders side by side");
+    expect_depth(
+        &cyl,
+        &Isometry3::identity(),
+        &cyl,
+        &iso(0.8 * 0.6, 0.8 * 0.8, 0.3, 0.0, 0.0, 0.0),
+        0.2,
+        Some(Vector3::new(0.6, 0.8, 0.0)),
+        1e-9,
+        "cylinders side by side",
+    );
     // Crossed cylinders stacked in z (axes x and y): 1.0 - 0.9.
-    expect_depth(&Cylinder { half_height: 1.0, radius: 0.5 }, &iso(0.0, 0.0, 0.0, 0.0, across, 0.0), &cyl, &iso(0.0, 0.0, 0.9, across, 0.0, 0.0), 0.1, Some(Vector3::z()), 1e-9, "cylinders crossed");
+    expect_depth(
+        &Cylinder { half_height: 1.0, radius: 0.5 },
+        &iso(0.0, 0.0, 0.0, 0.0, across, 0.0),
+        &cyl,
+        &iso(0.0, 0.0, 0.9, across, 0.0, 0.0),
+        0.1,
+        Some(Vector3::z()),
+        1e-9,
+        "cylinders crossed",
+    );
     // A cylinder on its side sunk 0.1 into a box's top face.
     let slab = Cuboid { half_extents: Vector3::new(2.0, 2.0, 0.5) };
     expect_depth(&slab, &Isometry3::identity(), &cyl, &iso(0.3, -0.2, 0.9, 0.0, across, 0.0), 0.1, Some(Vector3::z()), 1e-9, "cylinder on box");
     // A ball against a cylinder's side: 0.8 - 0.7.
-    expect_depth(&cyl, &Isometry3::identity(), &Ball { radius: 0.3 }, &iso(0.0, -0.7, 0.2, 0.0, 0.0, 0.0), 0.1, Some(-Vector3::y()), 1e-12, "ball-cylinder side");
+    expect_depth(
+        &cyl,
+        &Isometry3::identity(),
+        &Ball { radius: 0.3 },
+        &iso(0.0, -0.7, 0.2, 0.0, 0.0, 0.0),
+        0.1,
+        Some(-Vector3::y()),
+        1e-12,
+        "ball-cylinder side",
+    );
     // A cone's apex 0.05 into a box top (cone upside down, apex at -0.5 below its centre).
     let cone = Cone { half_height: 0.5, radius: 0.3 };
-    expect_depth(&slab, &Isometry3::identity(), &cone, &iso(0.2, 0.1, 0.95, std::f64::consts::PI, 0.0, 0.0), 0.05, Some(Vector3::z()), 1e-9, "cone apex into box");
+    expect_depth(
+        &slab,
+        &Isometry3::identity(),
+        &cone,
+        &iso(0.2, 0.1, 0.95, std::f64::consts::PI, 0.0, 0.0),
+        0.05,
+        Some(Vector3::z()),
+        1e-9,
+        "cone apex into box",
+    );
     // A capsule lying in a cylinder's top: 0.2 + 1.0 - 1.1.
     expect_depth(&cyl, &Isometry3::identity(), &cap, &iso(0.1, 0.0, 1.1, 0.0, across, 0.0), 0.1, Some(Vector3::z()), 1e-9, "capsule on cylinder");
 }
@@ -456,7 +510,9 @@ fn random_primitive_pairs() {
             assert!((t - lo).abs() < 1e-9, "{what}: D {t} vs bisection {lo}");
         }
     }
-    eprintln!("random pairs: {cases} overlapping of {tries}; D(normal) vs MTD worst {worst_along_normal:.1e}; D vs bisection ({directional_checked}) worst {worst_bisect:.1e}");
+    eprintln!(
+        "random pairs: {cases} overlapping of {tries}; D(normal) vs MTD worst {worst_along_normal:.1e}; D vs bisection ({directional_checked}) worst {worst_bisect:.1e}"
+    );
 }
 
 #[test]
@@ -468,7 +524,16 @@ fn degenerate_input() {
     expect_depth(&cuboid, &pose, &cuboid, &pose, 0.6, None, 1e-12, "identical boxes");
     expect_depth(&Ball { radius: 0.4 }, &pose, &Ball { radius: 0.4 }, &pose, 0.8, None, 1e-12, "identical balls");
     expect_depth(&Capsule { half_height: 0.5, radius: 0.2 }, &pose, &Capsule { half_height: 0.5, radius: 0.2 }, &pose, 0.4, None, 1e-12, "identical capsules");
-    expect_depth(&Cylinder { half_height: 0.5, radius: 0.2 }, &pose, &Cylinder { half_height: 0.5, radius: 0.2 }, &pose, 0.4, None, 1e-9, "identical cylinders");
+    expect_depth(
+        &Cylinder { half_height: 0.5, radius: 0.2 },
+        &pose,
+        &Cylinder { half_height: 0.5, radius: 0.2 },
+        &pose,
+        0.4,
+        None,
+        1e-9,
+        "identical cylinders",
+    );
     expect_depth(&Cylinder { half_height: 0.15, radius: 0.4 }, &pose, &Cylinder { half_height: 0.15, radius: 0.4 }, &pose, 0.3, None, 1e-9, "identical discs");
     let cone = Cone { half_height: 0.5, radius: 0.3 };
     let p = penetration_depth(&cone, &pose, &cone, &pose).expect("identical cones");
@@ -478,13 +543,19 @@ fn degenerate_input() {
     expect_depth(&VertexCloud(&pts), &pose, &VertexCloud(&pts), &pose, exact.depth, None, 1e-9, "identical polytopes");
     // Touching faces, edges, corners: depth 0 (to rounding).
     let unit = Cuboid { half_extents: Vector3::new(1.0, 1.0, 1.0) };
-    for (t, n) in [(Vector3::new(2.0, 0.3, -0.4), Vector3::x()), (Vector3::new(2.0, 2.0, 0.5), Vector3::new(1.0, 1.0, 0.0).normalize()), (Vector3::new(-2.0, 2.0, -2.0), Vector3::new(-1.0, 1.0, -1.0).normalize())] {
+    for (t, n) in [
+        (Vector3::new(2.0, 0.3, -0.4), Vector3::x()),
+        (Vector3::new(2.0, 2.0, 0.5), Vector3::new(1.0, 1.0, 0.0).normalize()),
+        (Vector3::new(-2.0, 2.0, -2.0), Vector3::new(-1.0, 1.0, -1.0).normalize()),
+    ] {
         let pb = Isometry3::translation(t.x, t.y, t.z);
         let p = penetration_depth(&unit, &id, &unit, &pb).expect("touching counts");
         assert!(p.depth < 1e-12, "touching {t}: {p:?}");
         assert!(finite(&p) && p.normal.dot(&n) > 0.0, "touching {t}: {p:?}");
         check_translation(&unit, &id, &unit, &pb, &p, "touching");
-        let verts: Vec<Point3> = (0..8).map(|k| Point3::new(if k & 1 == 0 { -1.0 } else { 1.0 }, if k & 2 == 0 { -1.0 } else { 1.0 }, if k & 4 == 0 { -1.0 } else { 1.0 })).collect();
+        let verts: Vec<Point3> = (0..8)
+            .map(|k| Point3::new(if k & 1 == 0 { -1.0 } else { 1.0 }, if k & 2 == 0 { -1.0 } else { 1.0 }, if k & 4 == 0 { -1.0 } else { 1.0 }))
+            .collect();
         let e = polytope_penetration_exact(&verts, &id, &verts, &pb).expect("touching counts");
         assert!(e.depth < 1e-12 && finite(&e), "exact touching {t}: {e:?}");
     }
@@ -548,7 +619,9 @@ fn far_and_small_shapes() {
             let o = Vector3::new(offset, -offset * 0.5, offset * 0.3);
             pa.translation.vector += o;
             pb.translation.vector += o;
-            let (Some(e), Some(p)) = (polytope_penetration_exact(&a, &pa, &b, &pb), penetration_depth(&VertexCloud(&a), &pa, &VertexCloud(&b), &pb)) else { continue };
+            let (Some(e), Some(p)) = (polytope_penetration_exact(&a, &pa, &b, &pb), penetration_depth(&VertexCloud(&a), &pa, &VertexCloud(&b), &pb)) else {
+                continue;
+            };
             cases += 1;
             let scale = offset + size;
             assert!((e.depth - p.depth).abs() < 1e-12 * scale, "offset {offset} size {size}: exact {} epa {}", e.depth, p.depth);
@@ -652,8 +725,10 @@ fn stress_random_pairs() {
 /// likewise on B's along `-normal` and in B, and `point_a - point_b = depth * normal`.
 /// Together: both points on their shape's boundary, where the planes touch it.
 fn witness_error(a: &dyn SupportMap, pa: &Isometry3, b: &dyn SupportMap, pb: &Isometry3, p: &Penetration) -> Real {
-    let plane = |s: &dyn SupportMap, pose: &Isometry3, x: &Point3, n: &Vector3| ((pose * s.support(&pose.rotation.inverse_transform_vector(n))) - x).dot(n).abs();
-    let outside = |s: &dyn SupportMap, pose: &Isometry3, x: &Point3| closest_points(s, pose, &Ball { radius: 0.0 }, &Isometry3::translation(x.x, x.y, x.z)).distance;
+    let plane =
+        |s: &dyn SupportMap, pose: &Isometry3, x: &Point3, n: &Vector3| ((pose * s.support(&pose.rotation.inverse_transform_vector(n))) - x).dot(n).abs();
+    let outside =
+        |s: &dyn SupportMap, pose: &Isometry3, x: &Point3| closest_points(s, pose, &Ball { radius: 0.0 }, &Isometry3::translation(x.x, x.y, x.z)).distance;
     [
         plane(a, pa, &p.point_a, &p.normal),
         outside(a, pa, &p.point_a),
@@ -678,7 +753,9 @@ fn witness_points_on_surfaces() {
         tries += 1;
         let (a, b) = (random_points(&mut rng), random_points(&mut rng));
         let (pa, pb) = (rng.pose(0.3), rng.pose(0.8));
-        let (Some(exact), Some(epa)) = (polytope_penetration_exact(&a, &pa, &b, &pb), penetration_depth(&VertexCloud(&a), &pa, &VertexCloud(&b), &pb)) else { continue };
+        let (Some(exact), Some(epa)) = (polytope_penetration_exact(&a, &pa, &b, &pb), penetration_depth(&VertexCloud(&a), &pa, &VertexCloud(&b), &pb)) else {
+            continue;
+        };
         cases += 1;
         let e = witness_error(&VertexCloud(&a), &pa, &VertexCloud(&b), &pb, &epa);
         off += (e > 1e-9) as usize;
@@ -699,6 +776,8 @@ fn witness_points_on_surfaces() {
         }
         worst_primitive = worst_primitive.max(e);
     }
-    eprintln!("witness points: {cases} polytope pairs (of {tries}), worst EPA {worst_epa:.1e}, exact {worst_exact:.1e}; {primitive_cases} primitive pairs, worst {worst_primitive:.1e}; {off} off by > 1e-9");
+    eprintln!(
+        "witness points: {cases} polytope pairs (of {tries}), worst EPA {worst_epa:.1e}, exact {worst_exact:.1e}; {primitive_cases} primitive pairs, worst {worst_primitive:.1e}; {off} off by > 1e-9"
+    );
     assert!(worst_epa < 1e-9 && worst_exact < 1e-9 && worst_primitive < 1e-9, "{off} witness pairs off their shapes");
 }

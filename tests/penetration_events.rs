@@ -42,7 +42,8 @@ fn dip_into_a_box(geometry: &str, a: f64) -> (f64, f64) {
     add_penetration_depths(&mut report, &input, false);
     let b = 0.3 + 4.0 * a;
     let u = (b - (b * b - 2.4 * a).sqrt()) / 0.6;
-    let z = 0.15 * (2.0 * u.powi(3) - 3.0 * u * u + 1.0) + 0.2 * (-2.0 * u.powi(3) + 3.0 * u * u) + 2.0 * a * (-(u.powi(3) - 2.0 * u * u + u) + u.powi(3) - u * u);
+    let z =
+        0.15 * (2.0 * u.powi(3) - 3.0 * u * u + 1.0) + 0.2 * (-2.0 * u.powi(3) + 3.0 * u * u) + 2.0 * a * (-(u.powi(3) - 2.0 * u * u + u) + u.powi(3) - u * u);
     let got = report.contacts[0].max_penetration_depth.unwrap();
     assert_eq!(report.max_penetration_depth, Some(got));
     (got, 0.1 - z)

@@ -40,15 +40,15 @@
 //! the case's URDF, scene, trajectory and meshes under the target tmp dir, ready for
 //! `ccd_guard check --method pipeline`). `PIPELINE_PROPS_CASES=N` changes the number of
 //! cases, `PIPELINE_PROPS_BASE=<u64>` draws another set of cases.
-use ccd_guard::math::{Translation3, Vector3};
-use ccd_guard::ccd::{run_pipeline, run_pipeline_except, PipelineOptions, PipelineResult};
+use ccd_guard::ccd::{PipelineOptions, PipelineResult, run_pipeline, run_pipeline_except};
 use ccd_guard::certifier::certify::CertifyOptions;
-use ccd_guard::check::certified_method::{certify_motion, near_pairs_apart, pairs_apart};
-use ccd_guard::clearance::{min_clearance, ClearanceOptions};
-use ccd_guard::query::intersection::intersection_point;
 use ccd_guard::check::CheckInput;
+use ccd_guard::check::certified_method::{certify_motion, near_pairs_apart, pairs_apart};
+use ccd_guard::clearance::{ClearanceOptions, min_clearance};
 use ccd_guard::collision::{Body, CollisionWorld, StateChecker};
-use ccd_guard::motion::{parse_trajectory, JointMotion};
+use ccd_guard::math::{Translation3, Vector3};
+use ccd_guard::motion::{JointMotion, parse_trajectory};
+use ccd_guard::query::intersection::intersection_point;
 use ccd_guard::robot::resources::ResourceResolver;
 use ccd_guard::robot::srdf::DisabledPair;
 use ccd_guard::robot::urdf::parse_urdf;
@@ -59,7 +59,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 mod common;
-use common::{splitmix, Rng};
+use common::{Rng, splitmix};
 
 type Pair = (usize, Body);
 
@@ -85,13 +85,41 @@ fn icosahedron_mesh() -> (Vec<[f64; 3]>, Vec<[usize; 3]>) {
     let p = (1.0 + 5f64.sqrt()) / 2.0;
     let s = 0.5 / (1.0 + p * p).sqrt();
     let raw = [
-        [-1.0, p, 0.0], [1.0, p, 0.0], [-1.0, -p, 0.0], [1.0, -p, 0.0], [0.0, -1.0, p], [0.0, 1.0, p],
-        [0.0, -1.0, -p], [0.0, 1.0, -p], [p, 0.0, -1.0], [p, 0.0, 1.0], [-p, 0.0, -1.0], [-p, 0.0, 1.0],
+        [-1.0, p, 0.0],
+        [1.0, p, 0.0],
+        [-1.0, -p, 0.0],
+        [1.0, -p, 0.0],
+        [0.0, -1.0, p],
+        [0.0, 1.0, p],
+        [0.0, -1.0, -p],
+        [0.0, 1.0, -p],
+        [p, 0.0, -1.0],
+        [p, 0.0, 1.0],
+        [-p, 0.0, -1.0],
+        [-p, 0.0, 1.0],
     ];
     let v = raw.iter().map(|r| r.map(|x| x * s)).collect();
     let t = vec![
-        [0, 11, 5], [0, 5, 1], [0, 1, 7], [0, 7, 10], [0, 10, 11], [1, 5, 9], [5, 11, 4], [11, 10, 2], [10, 7, 6], [7, 1, 8],
-        [3, 9, 4], [3, 4, 2], [3, 2, 6], [3, 6, 8], [3, 8, 9], [4, 9, 5], [2, 4, 11], [6, 2, 10], [8, 6, 7], [9, 8, 1],
+        [0, 11, 5],
+        [0, 5, 1],
+        [0, 1, 7],
+        [0, 7, 10],
+        [0, 10, 11],
+        [1, 5, 9],
+        [5, 11, 4],
+        [11, 10, 2],
+        [10, 7, 6],
+        [7, 1, 8],
+        [3, 9, 4],
+        [3, 4, 2],
+        [3, 2, 6],
+        [3, 6, 8],
+        [3, 8, 9],
+        [4, 9, 5],
+        [2, 4, 11],
+        [6, 2, 10],
+        [8, 6, 7],
+        [9, 8, 1],
     ];
     (v, t)
 }
@@ -232,7 +260,11 @@ fn random_robot(rng: &mut Rng) -> (String, Vec<Variable>) {
 
     let mut urdf = String::from("<robot name=\"random\">\n");
     // The base: a short column on the floor.
-    writeln!(urdf, "  <link name=\"l0\"><collision><origin xyz=\"0 0 0.03\"/><geometry><cylinder radius=\"0.06\" length=\"0.06\"/></geometry></collision></link>").unwrap();
+    writeln!(
+        urdf,
+        "  <link name=\"l0\"><collision><origin xyz=\"0 0 0.03\"/><geometry><cylinder radius=\"0.06\" length=\"0.06\"/></geometry></collision></link>"
+    )
+    .unwrap();
     let mut tips = vec![[0.0, 0.0, 0.1]];
     let mut variables = Vec::new();
     for i in 0..n {
@@ -317,11 +349,30 @@ fn random_trajectory(rng: &mut Rng, variables: &[Variable]) -> String {
         if degree >= 3 && !(mixed && k == 1) {
             let v: Vec<f64> = driven
                 .iter()
-                .map(|v| if edge && zero_ends { 0.0 } else if v.prismatic { rng.range(-0.2, 0.2) } else { rng.range(-1.2, 1.2) })
+                .map(|v| {
+                    if edge && zero_ends {
+                        0.0
+                    } else if v.prismatic {
+                        rng.range(-0.2, 0.2)
+                    } else {
+                        rng.range(-1.2, 1.2)
+                    }
+                })
                 .collect();
             write!(point, ", velocities: {}", list(&v)).unwrap();
             if degree == 5 {
-                let a: Vec<f64> = driven.iter().map(|v| if edge && zero_ends { 0.0 } else if v.prismatic { rng.range(-0.5, 0.5) } else { rng.range(-2.5, 2.5) }).collect();
+                let a: Vec<f64> = driven
+                    .iter()
+                    .map(|v| {
+                        if edge && zero_ends {
+                            0.0
+                        } else if v.prismatic {
+                            rng.range(-0.5, 0.5)
+                        } else {
+                            rng.range(-2.5, 2.5)
+                        }
+                    })
+                    .collect();
                 write!(point, ", accelerations: {}", list(&a)).unwrap();
             }
         }
@@ -334,13 +385,8 @@ fn random_trajectory(rng: &mut Rng, variables: &[Variable]) -> String {
 /// World points along the motion where link geometry passes (element origins).
 fn path_points(input: &CheckInput, rng: &mut Rng, count: usize) -> Vec<[f64; 3]> {
     let robot = &input.world.robot;
-    let moving: Vec<(usize, usize)> = robot
-        .links
-        .iter()
-        .enumerate()
-        .flat_map(|(l, link)| (0..link.collision.len()).map(move |k| (l, k)))
-        .filter(|&(l, _)| l != robot.root_link)
-        .collect();
+    let moving: Vec<(usize, usize)> =
+        robot.links.iter().enumerate().flat_map(|(l, link)| (0..link.collision.len()).map(move |k| (l, k))).filter(|&(l, _)| l != robot.root_link).collect();
     (0..count)
         .map(|_| {
             let t = rng.range(input.motion.start_time(), input.motion.end_time());
@@ -503,9 +549,9 @@ const PROBES: [f64; 7] = [1e-7, 2e-7, 5e-7, 1e-6, 1e-5, 1e-4, 1e-3];
 fn is_transversal(world: &CollisionWorld, checker: &mut StateChecker, motion: &JointMotion, t_ref: f64, pairs: &[Pair]) -> bool {
     let free_before = PROBES.iter().all(|&h| contacts_at(checker, motion, t_ref - h).is_empty());
     free_before
-        && pairs.iter().any(|&p| {
-            PROBES.iter().all(|&h| contacts_at(checker, motion, t_ref + h).contains(&p)) && pair_distance(world, motion, p, t_ref - 1e-5) >= 2e-6
-        })
+        && pairs
+            .iter()
+            .any(|&p| PROBES.iter().all(|&h| contacts_at(checker, motion, t_ref + h).contains(&p)) && pair_distance(world, motion, p, t_ref - 1e-5) >= 2e-6)
 }
 
 fn sample_times(motion: &JointMotion, min_per_segment: usize, max_per_segment: usize) -> Vec<f64> {
@@ -643,7 +689,8 @@ fn apart_but_touching(input: &CheckInput, apart: &[(usize, usize)], touching: &[
             }
             let poses = input.world.robot.link_poses(&input.motion.positions_at(*t));
             if intersection_point(&ea.shape, &input.world.element_pose(ea, &poses), &eb.shape, &input.world.element_pose(eb, &poses)).is_some() {
-                failures.push(format!("FALSE CLEARANCE: elements {a} and {b} of {} are among {how} proven apart, but touch at {t}", pair_name(&input.world, pair)));
+                failures
+                    .push(format!("FALSE CLEARANCE: elements {a} and {b} of {} are among {how} proven apart, but touch at {t}", pair_name(&input.world, pair)));
             }
         }
     }
@@ -678,7 +725,12 @@ fn check_events(input: &CheckInput, full: &PipelineResult, first: &PipelineResul
             if d < NEAR {
                 // Within the discrete test's own noise (see `event_split_by_the_discrete_tests_noise`).
                 tally.near_events += 1;
-                tally.notes.push(format!("case {seed}: event {} [{}, {:?}] not confirmed on [toc, toc + 1e-6]; distance {d:e} m", name(pair), c.time_of_contact, c.time_of_separation));
+                tally.notes.push(format!(
+                    "case {seed}: event {} [{}, {:?}] not confirmed on [toc, toc + 1e-6]; distance {d:e} m",
+                    name(pair),
+                    c.time_of_contact,
+                    c.time_of_separation
+                ));
             } else {
                 failures.push(format!("event {} at {} is not a contact (free on [toc, toc + 1e-6], distance {d:e} m)", name(pair), c.time_of_contact));
             }
@@ -754,7 +806,9 @@ fn check_events(input: &CheckInput, full: &PipelineResult, first: &PipelineResul
         (Some(ts), None) if !sample_is_near(ts) => {
             failures.push(format!("sampling collides at {ts} ({:?}); the pipeline says free", r.colliding[0].1.iter().map(|&p| name(p)).collect::<Vec<_>>()))
         }
-        (Some(ts), Some(toc)) if toc > ts + 1e-9 && !sample_is_near(ts) => failures.push(format!("first contact at {toc}, after the first colliding sample {ts}")),
+        (Some(ts), Some(toc)) if toc > ts + 1e-9 && !sample_is_near(ts) => {
+            failures.push(format!("first contact at {toc}, after the first colliding sample {ts}"))
+        }
         (None, Some(_)) => tally.pipeline_only += 1,
         _ => {}
     }
@@ -795,7 +849,13 @@ fn check_events(input: &CheckInput, full: &PipelineResult, first: &PipelineResul
         (1, Some(f)) => {
             let c = &first.contacts[0];
             if (c.time_of_contact - f.time_of_contact).abs() > 1e-6 {
-                failures.push(format!("first_only contact at {} ({}), the full run's first at {} ({})", c.time_of_contact, name((c.link, c.other)), f.time_of_contact, name((f.link, f.other))));
+                failures.push(format!(
+                    "first_only contact at {} ({}), the full run's first at {} ({})",
+                    c.time_of_contact,
+                    name((c.link, c.other)),
+                    f.time_of_contact,
+                    name((f.link, f.other))
+                ));
             }
             if !touches_right_after(&mut checker, motion, (c.link, c.other), c.time_of_contact) {
                 failures.push(format!("first_only contact {} at {} is not a contact", name((c.link, c.other)), c.time_of_contact));
@@ -817,7 +877,11 @@ fn run_case(seed: u64, dir: &Path, dense: (usize, usize), tally: &mut Tally) {
     let started = Instant::now();
     let full = run_pipeline(&input.world, &input.motion, &PipelineOptions::default());
     tally.pipeline_seconds += started.elapsed().as_secs_f64();
-    tally.slowest.push((started.elapsed().as_secs_f64(), seed, format!("{} elements, {} events, {}", input.world.elements.len(), full.contacts.len(), full.stats.to_text())));
+    tally.slowest.push((
+        started.elapsed().as_secs_f64(),
+        seed,
+        format!("{} elements, {} events, {}", input.world.elements.len(), full.contacts.len(), full.stats.to_text()),
+    ));
     let started = Instant::now();
     let first = run_pipeline(&input.world, &input.motion, &PipelineOptions { first_only: true, ..PipelineOptions::default() });
     tally.first_only_seconds += started.elapsed().as_secs_f64();
@@ -855,7 +919,8 @@ fn run_case(seed: u64, dir: &Path, dense: (usize, usize), tally: &mut Tally) {
     // must hold as above.
     let started = Instant::now();
     let options = CertifyOptions::default();
-    let touching: Vec<(f64, Vec<Pair>)> = r.colliding.iter().cloned().chain(full.contacts.iter().map(|c| (c.time_of_contact, vec![(c.link, c.other)]))).collect();
+    let touching: Vec<(f64, Vec<Pair>)> =
+        r.colliding.iter().cloned().chain(full.contacts.iter().map(|c| (c.time_of_contact, vec![(c.link, c.other)]))).collect();
     let by_clearance = min_clearance(&input.world, &input.motion, &ClearanceOptions::default()).map_or(Vec::new(), |c| pairs_apart(&c, options.tolerance));
     let by_search = near_pairs_apart(&input.world, &input.motion, options.tolerance);
     // A first-only check leaves the search's pairs out of the pipeline too: its first
@@ -1062,7 +1127,8 @@ fn ball_and_meshes_cross_a_2mm_board_between_free_waypoints() {
     let ico = build_input(dir.path(), &slider_robot("<mesh filename=\"icosahedron.stl\" scale=\"0.2 0.2 0.2\"/>", rpy), BOARD, ACROSS, None);
     assert_crosses_board(&ico, lead, trail, "icosahedron mesh");
     // A capsule lying along y, and a cylinder turned so its rim leads.
-    let capsule = build_input(dir.path(), &slider_robot("<capsule radius=\"0.03\" length=\"0.1\"/>", [std::f64::consts::FRAC_PI_2, 0.0, 0.0]), BOARD, ACROSS, None);
+    let capsule =
+        build_input(dir.path(), &slider_robot("<capsule radius=\"0.03\" length=\"0.1\"/>", [std::f64::consts::FRAC_PI_2, 0.0, 0.0]), BOARD, ACROSS, None);
     assert_crosses_board(&capsule, 0.03, 0.03, "capsule");
     let tilt: f64 = 0.4;
     let (r, h) = (0.04, 0.03); // radius, half length
@@ -1073,8 +1139,8 @@ fn ball_and_meshes_cross_a_2mm_board_between_free_waypoints() {
 
 #[test]
 fn pipeline_method_reports_what_the_pipeline_finds() {
-    use ccd_guard::check::pipeline_method::check_pipeline;
     use ccd_guard::check::Verdict;
+    use ccd_guard::check::pipeline_method::check_pipeline;
     let dir = mesh_dir();
     // Collision in the first segment of three waypoints.
     let input = build_input(dir.path(), &slider_robot("<sphere radius=\"0.05\"/>", [0.0; 3]), BOARD, ACROSS, None);
@@ -1145,8 +1211,8 @@ fn certifier_proves_a_pass_at_twice_the_tolerance() {
 /// certifier, which leaves it unproven; a collision is a collision.
 #[test]
 fn certified_method_takes_pairs_the_clearance_proves_apart() {
-    use ccd_guard::check::certified_method::check_certified;
     use ccd_guard::check::Verdict;
+    use ccd_guard::check::certified_method::check_certified;
     let options = CertifyOptions::default();
     let check = |gap: f64| check_certified(&turning_box(gap).0, &PipelineOptions::default(), &options, true);
     let pass = check(0.7 * options.tolerance);
@@ -1317,8 +1383,6 @@ fn first_only_gives_exactly_the_earliest_contact() {
     assert_eq!(input.world.body_name(first.contacts[0].other), "near_board");
 }
 
-
-
 // ---------------------------------------------------------------------------------------
 // Bugs found by the random test, reduced and pinned (regression tests).
 
@@ -1369,7 +1433,6 @@ fn event_split_by_the_discrete_tests_noise() {
     assert_eq!(events.len(), 2, "{events:?}");
 }
 
-
 /// Found by `random_worlds_against_dense_sampling` (NaN normals in 4 of 200 cases,
 /// normals that do not part the pair in 12 more), reduced to two balls: a ball of
 /// radius 0.05 slides along x from 0 to 0.5 over [0, 1]; an obstacle ball of radius
@@ -1413,6 +1476,3 @@ fn contact_normals_point_from_the_obstacle_to_the_link() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
-
-
-

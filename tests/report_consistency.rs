@@ -5,11 +5,11 @@
 //!
 //! The cases: the demo robot (meshes and primitives) among random boxes ("clutter"),
 //! random 3-waypoint moves near its free trajectory; `REPORT_CASES=N` runs more.
-use ccd_guard::check::{check_trajectory, CheckInput, CheckOptions, Method, Verdict};
+use ccd_guard::check::{CheckInput, CheckOptions, Method, Verdict, check_trajectory};
 use ccd_guard::clearance::body_named;
 use ccd_guard::collision::{Body, CollisionWorld};
 use ccd_guard::math::{Isometry3, Translation3, UnitQuaternion, Vector3};
-use ccd_guard::motion::{parse_trajectory, JointMotion};
+use ccd_guard::motion::{JointMotion, parse_trajectory};
 use ccd_guard::query::distance::shape_distance;
 use ccd_guard::robot::resources::ResourceResolver;
 use ccd_guard::robot::{srdf, urdf};
@@ -64,7 +64,9 @@ fn normal_points_to_the_link(world: &CollisionWorld, q: &[f64], link: Body, othe
                 let pa = Isometry3::from_parts(Translation3::from(normal * shift), Default::default()) * world.element_pose(ea, &poses);
                 let d = ccd_guard::query::penetration::shape_penetration(&ea.shape, &pa, &eb.shape, &world.element_pose(eb, &poses))
                     .map(|p| -p.depth)
-                    .unwrap_or_else(|| shape_distance(&ea.shape, &pa, &eb.shape, &world.element_pose(eb, &poses), f64::INFINITY).map_or(f64::INFINITY, |c| c.distance));
+                    .unwrap_or_else(|| {
+                        shape_distance(&ea.shape, &pa, &eb.shape, &world.element_pose(eb, &poses), f64::INFINITY).map_or(f64::INFINITY, |c| c.distance)
+                    });
                 best = best.min(d);
             }
         }
@@ -86,7 +88,9 @@ fn every_contact_has_a_unit_normal_from_the_other_body_to_the_link() {
             let report = check_trajectory(&input, &CheckOptions { method, first_only, ..CheckOptions::default() }).report;
             for c in &report.contacts {
                 contacts += 1;
-                let n = c.normal.unwrap_or_else(|| panic!("{method:?} (first only: {first_only}): {} <-> {} at {} has no normal", c.link, c.other, c.time_of_contact));
+                let n = c
+                    .normal
+                    .unwrap_or_else(|| panic!("{method:?} (first only: {first_only}): {} <-> {} at {} has no normal", c.link, c.other, c.time_of_contact));
                 let n = Vector3::from(n);
                 assert!((n.norm() - 1.0).abs() < 1e-9, "{n:?}");
                 // Where the pair overlaps just after the contact, moving the link along the
@@ -196,7 +200,13 @@ fn world_and_self_clearance_apart() {
 fn pair_profiles_are_signed_and_ranked() {
     use ccd_guard::clearance::{bodies_depth, pair_profiles};
     let resolver = ResourceResolver::from_env(Vec::new());
-    let files = ccd_guard::check::InputFiles { urdf: demo("robot.urdf"), srdf: Some(demo("robot.srdf")), scene: Some(demo("scene.yaml")), trajectory: demo("traj_collide.yaml"), start_state: None };
+    let files = ccd_guard::check::InputFiles {
+        urdf: demo("robot.urdf"),
+        srdf: Some(demo("robot.srdf")),
+        scene: Some(demo("scene.yaml")),
+        trajectory: demo("traj_collide.yaml"),
+        start_state: None,
+    };
     let input = CheckInput::load(&files, &resolver).unwrap();
     let profiles = pair_profiles(&input.world, &input.motion, 200, 4);
     assert_eq!(profiles.len(), 4);

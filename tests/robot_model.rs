@@ -2,7 +2,7 @@
 //! package resolution order, SRDF.
 use ccd_guard::math::{Isometry3, Point3, Vector3};
 use ccd_guard::robot::resources::ResourceResolver;
-use ccd_guard::robot::{srdf, urdf, JointKind};
+use ccd_guard::robot::{JointKind, srdf, urdf};
 use ccd_guard::shape::Shape;
 use std::fs;
 use std::path::Path;
@@ -52,8 +52,8 @@ fn joints_variables_and_forward_kinematics() {
     let upper_pose = Isometry3::new(Vector3::new(0.0, 0.0, 0.1), Vector3::y() * 0.3);
     assert!(close(&poses[upper], &upper_pose));
     // slider: 0.5 up the upper link, turned 90 deg about z, then 0.2 along its x.
-    let slider_pose = upper_pose * Isometry3::new(Vector3::new(0.0, 0.0, 0.5), Vector3::z() * std::f64::consts::FRAC_PI_2)
-        * Isometry3::translation(0.2, 0.0, 0.0);
+    let slider_pose =
+        upper_pose * Isometry3::new(Vector3::new(0.0, 0.0, 0.5), Vector3::z() * std::f64::consts::FRAC_PI_2) * Isometry3::translation(0.2, 0.0, 0.0);
     assert!(close(&poses[robot.link_named("slider").unwrap()], &slider_pose));
     // mimic: finger_b at -1 * 0.01 + 0.001 along y.
     let fb = slider_pose * Isometry3::translation(0.0, -0.009, 0.0);
@@ -83,10 +83,8 @@ const TRI_DAE: &str = r##"<?xml version="1.0"?>
 </COLLADA>"##;
 
 fn mesh_robot(dir: &Path, filename: &str, scale: &str) -> String {
-    format!(
-        r#"<robot name="m"><link name="a"><collision><geometry><mesh filename="{filename}" scale="{scale}"/></geometry></collision></link></robot>"#
-    )
-    .replace("{dir}", &dir.display().to_string())
+    format!(r#"<robot name="m"><link name="a"><collision><geometry><mesh filename="{filename}" scale="{scale}"/></geometry></collision></link></robot>"#)
+        .replace("{dir}", &dir.display().to_string())
 }
 
 #[test]
@@ -165,11 +163,8 @@ fn srdf_disabled_pairs_and_errors() {
 fn default_exceptions_join_links_through_geometry_less_links() {
     let robot = urdf::parse_urdf(ARM, Path::new("arm.urdf"), &ResourceResolver::default()).unwrap();
     let name = |i: usize| robot.links[i].name.as_str();
-    let mut pairs: Vec<(&str, &str)> = robot
-        .adjacent_link_pairs()
-        .into_iter()
-        .map(|(a, b)| if name(a) < name(b) { (name(a), name(b)) } else { (name(b), name(a)) })
-        .collect();
+    let mut pairs: Vec<(&str, &str)> =
+        robot.adjacent_link_pairs().into_iter().map(|(a, b)| if name(a) < name(b) { (name(a), name(b)) } else { (name(b), name(a)) }).collect();
     pairs.sort();
     pairs.dedup();
     // Direct joints, plus slider-tool through the geometry-less wheel (MoveIt's setup

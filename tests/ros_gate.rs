@@ -115,7 +115,11 @@ fn a_subset_of_the_joints_holds_the_others_where_they_are() {
         guard.update_joint_states(&msg::JointState { name: vec!["joint2".into()], position: vec![j2], ..Default::default() }).unwrap();
         let mut t = msg::JointTrajectory { joint_names: vec!["joint1".into()], ..Default::default() };
         for (k, q) in [0.0, 0.6].iter().enumerate() {
-            t.points.push(msg::JointTrajectoryPoint { positions: vec![*q], time_from_start: msg::Duration::from_seconds(k as f64 * 2.0), ..Default::default() });
+            t.points.push(msg::JointTrajectoryPoint {
+                positions: vec![*q],
+                time_from_start: msg::Duration::from_seconds(k as f64 * 2.0),
+                ..Default::default()
+            });
         }
         t
     };
@@ -128,7 +132,8 @@ fn a_subset_of_the_joints_holds_the_others_where_they_are() {
 
 #[test]
 fn the_controller_starts_from_the_measured_state() {
-    let point = |q: f64, t: f64, v: Option<f64>| TrajectoryPoint { positions: vec![q], velocities: v.map(|v| vec![v]), accelerations: None, time_from_start: t };
+    let point =
+        |q: f64, t: f64, v: Option<f64>| TrajectoryPoint { positions: vec![q], velocities: v.map(|v| vec![v]), accelerations: None, time_from_start: t };
     let later = Trajectory { joint_names: vec!["j".into()], points: vec![point(0.1, 0.5, None), point(1.0, 1.5, None)] };
     let (motion, delay) = controller_motion(&later, &[0.095]);
     assert_eq!(delay, 0.0);
@@ -186,7 +191,8 @@ fn gate_parameters_from_params_files_and_the_command_line() {
     let p = load(&["--ros-args", "--params-file", shipped.to_str().unwrap()]).unwrap();
     assert!(p.gate_controllers.is_empty(), "no gate unless asked for");
     assert_eq!(p.gate, GateOptions::default());
-    let p = load(&["--ros-args", "-p", "gate_controllers:=[arm_controller, left/arm]", "-p", "gate_min_clearance:=0.02", "-p", "gate_start_tolerance:=0.05"]).unwrap();
+    let p = load(&["--ros-args", "-p", "gate_controllers:=[arm_controller, left/arm]", "-p", "gate_min_clearance:=0.02", "-p", "gate_start_tolerance:=0.05"])
+        .unwrap();
     assert_eq!(p.gate_controllers, vec!["arm_controller".to_string(), "left/arm".to_string()]);
     assert_eq!(p.gate, GateOptions { start_tolerance: 0.05, min_clearance: 0.02 });
     assert_eq!(load(&["--ros-args", "-p", "gate_controllers:=a,b"]).unwrap().gate_controllers, vec!["a".to_string(), "b".to_string()]);
@@ -215,7 +221,12 @@ fn the_interpolation_is_the_controllers() {
     let out: Vec<f64> = home.iter().zip(&inside).map(|(h, b)| 4.0 * (b - h)).collect();
     let back: Vec<f64> = out.iter().map(|v| -v).collect();
     let trajectory = |v0: Vec<f64>, v1: Vec<f64>| {
-        let point = |t: f64, v: Vec<f64>| msg::JointTrajectoryPoint { positions: home.clone(), velocities: v, time_from_start: msg::Duration::from_seconds(t), ..Default::default() };
+        let point = |t: f64, v: Vec<f64>| msg::JointTrajectoryPoint {
+            positions: home.clone(),
+            velocities: v,
+            time_from_start: msg::Duration::from_seconds(t),
+            ..Default::default()
+        };
         msg::JointTrajectory { joint_names: free.joint_names.clone(), points: vec![point(0.0, v0), point(1.0, v1)], ..Default::default() }
     };
     let still = guard.check_goal(&goal(trajectory(vec![], vec![])), &GateOptions::default());

@@ -11,9 +11,9 @@ use ccd_guard::ros::guard::TrajectoryJob;
 use ccd_guard::ros::msg;
 use ccd_guard::ros::names::NodeNames;
 use ccd_guard::ros::parameters::NodeParameters;
-use common::demo::{demo, demo_guard, demo_trajectory};
 use ccd_guard::ros::planning_scene::PlanningSceneState;
 use ccd_guard::ros::work_queue::{Pushed, Work, WorkQueue};
+use common::demo::{demo, demo_guard, demo_trajectory};
 use std::path::{Path, PathBuf};
 
 fn strings(args: &[&str]) -> Vec<String> {
@@ -23,9 +23,28 @@ fn strings(args: &[&str]) -> Vec<String> {
 #[test]
 fn ros_arguments_as_ros2_launch_passes_them() {
     let args = RosArguments::parse(&strings(&[
-        "--ros-args", "-r", "__node:=guard", "-r", "__ns:=/cell", "--params-file", "/tmp/p.yaml", "-r", "joint_states:=/robot/joint_states",
-        "-r", "guard:planned_trajectory:=plan", "-r", "other:x:=y", "-p", "tolerance:=0.002", "--log-level", "guard:=debug", "--enclave", "/e",
-        "--disable-rosout-logs", "--", "extra",
+        "--ros-args",
+        "-r",
+        "__node:=guard",
+        "-r",
+        "__ns:=/cell",
+        "--params-file",
+        "/tmp/p.yaml",
+        "-r",
+        "joint_states:=/robot/joint_states",
+        "-r",
+        "guard:planned_trajectory:=plan",
+        "-r",
+        "other:x:=y",
+        "-p",
+        "tolerance:=0.002",
+        "--log-level",
+        "guard:=debug",
+        "--enclave",
+        "/e",
+        "--disable-rosout-logs",
+        "--",
+        "extra",
     ]))
     .unwrap();
     assert_eq!(args.node_name.as_deref(), Some("guard"));
@@ -74,7 +93,17 @@ fn params_files_match_the_node_and_p_overrides() {
     )
     .unwrap();
     let args = RosArguments::parse(&strings(&[
-        "--ros-args", "-r", "__node:=guard", "-r", "__ns:=/cell", "--params-file", file.to_str().unwrap(), "-p", "tolerance:=0.002", "-p", "planning_frame:=world",
+        "--ros-args",
+        "-r",
+        "__node:=guard",
+        "-r",
+        "__ns:=/cell",
+        "--params-file",
+        file.to_str().unwrap(),
+        "-p",
+        "tolerance:=0.002",
+        "-p",
+        "planning_frame:=world",
     ]))
     .unwrap();
     let names = NodeNames::new("ccd_guard", &args).unwrap();
@@ -209,18 +238,32 @@ fn collision_objects_add_append_move_remove_in_the_right_frames() {
     for (bad, expected) in [
         (box_object("x", "elsewhere", [0.0; 3], 0), "frame 'elsewhere'"),
         (box_object("", "", [0.0; 3], 0), "needs an id"),
-        (msg::CollisionObject { id: "p".into(), planes: vec![msg::Plane { coef: [0.0, 0.0, 1.0, 0.0] }], plane_poses: vec![Default::default()], ..Default::default() }, "planes"),
+        (
+            msg::CollisionObject {
+                id: "p".into(),
+                planes: vec![msg::Plane { coef: [0.0, 0.0, 1.0, 0.0] }],
+                plane_poses: vec![Default::default()],
+                ..Default::default()
+            },
+            "planes",
+        ),
         (box_object("ghost", "", [0.0; 3], msg::CollisionObject::MOVE), "does not have"),
-        ({
-            let mut o = box_object("q", "", [0.0; 3], 0);
-            o.pose.orientation = msg::Quaternion { x: 0.0, y: 0.0, z: 0.0, w: 0.0 };
-            o
-        }, "quaternion"),
-        ({
-            let mut o = box_object("d", "", [0.0; 3], 0);
-            o.primitives[0].dimensions = vec![0.1, -0.1, 0.1];
-            o
-        }, "positive"),
+        (
+            {
+                let mut o = box_object("q", "", [0.0; 3], 0);
+                o.pose.orientation = msg::Quaternion { x: 0.0, y: 0.0, z: 0.0, w: 0.0 };
+                o
+            },
+            "quaternion",
+        ),
+        (
+            {
+                let mut o = box_object("d", "", [0.0; 3], 0);
+                o.primitives[0].dimensions = vec![0.1, -0.1, 0.1];
+                o
+            },
+            "positive",
+        ),
     ] {
         let e = scene.apply_collision_object(&bad).unwrap_err();
         assert!(e.contains(expected), "{e}");
@@ -255,7 +298,11 @@ fn the_allowed_collision_matrix_and_attached_objects() {
         touch_links: vec!["link6".into()],
         ..Default::default()
     };
-    let diff = msg::PlanningScene { is_diff: true, robot_state: msg::RobotState { attached_collision_objects: vec![attached], is_diff: true, ..Default::default() }, ..Default::default() };
+    let diff = msg::PlanningScene {
+        is_diff: true,
+        robot_state: msg::RobotState { attached_collision_objects: vec![attached], is_diff: true, ..Default::default() },
+        ..Default::default()
+    };
     scene.apply_planning_scene(&diff).unwrap();
     let world = scene.collision_world();
     let part = Body::Link(world.robot.link_named("part").unwrap());
@@ -297,12 +344,18 @@ fn a_plan_in_parts_is_checked_as_one_motion() {
     let split = 2;
     let t0 = whole.points[split].time_from_start.seconds();
     let second = msg::JointTrajectory {
-        points: whole.points[split..].iter().map(|p| msg::JointTrajectoryPoint { time_from_start: msg::Duration::from_seconds(p.time_from_start.seconds() - t0), ..p.clone() }).collect(),
+        points: whole.points[split..]
+            .iter()
+            .map(|p| msg::JointTrajectoryPoint { time_from_start: msg::Duration::from_seconds(p.time_from_start.seconds() - t0), ..p.clone() })
+            .collect(),
         ..whole.clone()
     };
     let first = msg::JointTrajectory { points: whole.points[..=split].to_vec(), ..whole.clone() };
     let display = msg::DisplayTrajectory {
-        trajectory: vec![msg::RobotTrajectory { joint_trajectory: first, ..Default::default() }, msg::RobotTrajectory { joint_trajectory: second, ..Default::default() }],
+        trajectory: vec![
+            msg::RobotTrajectory { joint_trajectory: first, ..Default::default() },
+            msg::RobotTrajectory { joint_trajectory: second, ..Default::default() },
+        ],
         ..Default::default()
     };
     let parts = guard.check(&TrajectoryJob::from_display_trajectory("display_planned_path", display));
@@ -369,7 +422,12 @@ fn nothing_is_proven_free_while_the_scene_lacks_an_object() {
     let mut guard = demo_guard();
     let job = TrajectoryJob::from_joint_trajectory("planned_trajectory", demo_trajectory("traj_free.yaml"));
     assert_eq!(guard.check(&job).verdict.verdict, "collision_free");
-    let plane = msg::CollisionObject { id: "floor".into(), planes: vec![msg::Plane { coef: [0.0, 0.0, 1.0, 0.0] }], plane_poses: vec![Default::default()], ..Default::default() };
+    let plane = msg::CollisionObject {
+        id: "floor".into(),
+        planes: vec![msg::Plane { coef: [0.0, 0.0, 1.0, 0.0] }],
+        plane_poses: vec![Default::default()],
+        ..Default::default()
+    };
     assert!(guard.apply_collision_object(&plane).unwrap_err().contains("planes"));
     let v = guard.check(&job).verdict;
     assert_eq!((v.verdict.as_str(), v.certified), ("uncertain", false));
@@ -380,7 +438,13 @@ fn nothing_is_proven_free_while_the_scene_lacks_an_object() {
     guard.apply_collision_object(&msg::CollisionObject { id: "floor".into(), operation: msg::CollisionObject::REMOVE, ..Default::default() }).unwrap();
     assert_eq!(guard.check(&job).verdict.verdict, "collision_free");
     // A robot description that cannot be read leaves no robot, not the old one.
-    assert!(guard.set_robot_description("<robot name='x'><link name='a'><collision><geometry><mesh filename='file:///nonexistent.stl'/></geometry></collision></link></robot>").is_err());
+    assert!(
+        guard
+            .set_robot_description(
+                "<robot name='x'><link name='a'><collision><geometry><mesh filename='file:///nonexistent.stl'/></geometry></collision></link></robot>"
+            )
+            .is_err()
+    );
     let v = guard.check(&job).verdict;
     assert_eq!(v.verdict, "invalid");
     assert!(v.error.contains("rejected") && v.error.contains("nonexistent.stl"), "{}", v.error);
@@ -413,7 +477,12 @@ fn joint_states_fill_the_joints_a_trajectory_leaves_out() {
     job.start_state = Some(msg::JointState { name: vec!["joint1".into()], position: vec![q1 + 1.0], ..Default::default() });
     let moved = guard.check(&job).verdict;
     assert!(moved.time_of_contact != got.time_of_contact || moved.verdict != got.verdict, "{moved:?}");
-    assert!(guard.update_joint_states(&msg::JointState { name: vec!["joint1".into()], position: vec![f64::NAN], ..Default::default() }).unwrap_err().contains("not finite"));
+    assert!(
+        guard
+            .update_joint_states(&msg::JointState { name: vec!["joint1".into()], position: vec![f64::NAN], ..Default::default() })
+            .unwrap_err()
+            .contains("not finite")
+    );
 }
 
 #[test]
@@ -496,7 +565,7 @@ fn a_planning_scene_octomap_is_part_of_the_world() {
     for dx in -1..=1 {
         for dy in -1..=1 {
             for dz in -1..=1 {
-                keys.push([key(tip.x) .wrapping_add_signed(dx), key(tip.y).wrapping_add_signed(dy), key(tip.z).wrapping_add_signed(dz)]);
+                keys.push([key(tip.x).wrapping_add_signed(dx), key(tip.y).wrapping_add_signed(dy), key(tip.z).wrapping_add_signed(dz)]);
             }
         }
     }
@@ -553,7 +622,11 @@ fn what_the_allowed_collision_matrix_allows_is_not_a_collision() {
     assert!(hit.contacts.iter().any(|c| c.other == "box"), "{:?}", hit.contacts);
     let allow_box = msg::PlanningScene {
         is_diff: true,
-        allowed_collision_matrix: msg::AllowedCollisionMatrix { default_entry_names: vec!["box".into()], default_entry_values: vec![true], ..Default::default() },
+        allowed_collision_matrix: msg::AllowedCollisionMatrix {
+            default_entry_names: vec!["box".into()],
+            default_entry_values: vec![true],
+            ..Default::default()
+        },
         ..Default::default()
     };
     guard.apply_planning_scene(&allow_box).unwrap();
@@ -566,7 +639,10 @@ fn objects_the_start_state_holds_are_part_of_the_world() {
     // A DisplayTrajectory whose trajectory_start holds a long bar in the gripper: the free
     // demo motion swings it into the cell. Left out, the motion would be certified free.
     let mut guard = demo_guard();
-    let plan = msg::DisplayTrajectory { trajectory: vec![msg::RobotTrajectory { joint_trajectory: demo_trajectory("traj_free.yaml"), ..Default::default() }], ..Default::default() };
+    let plan = msg::DisplayTrajectory {
+        trajectory: vec![msg::RobotTrajectory { joint_trajectory: demo_trajectory("traj_free.yaml"), ..Default::default() }],
+        ..Default::default()
+    };
     let free = guard.check(&TrajectoryJob::from_display_trajectory("display_planned_path", plan.clone())).verdict;
     assert_eq!((free.verdict.as_str(), free.certified), ("collision_free", true));
     let mut holding = plan;

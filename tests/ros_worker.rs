@@ -136,7 +136,11 @@ fn a_scene_update_that_panics_halfway_keeps_the_node_from_certifying_until_it_is
     let far_away = box_object("crate", [-2.0, -2.0, 0.05]);
     for update in [
         Update::CollisionObject(Box::new(far_away.clone())),
-        Update::PlanningScene(Box::new(msg::PlanningScene { is_diff: true, world: msg::PlanningSceneWorld { collision_objects: vec![far_away.clone()], ..Default::default() }, ..Default::default() })),
+        Update::PlanningScene(Box::new(msg::PlanningScene {
+            is_diff: true,
+            world: msg::PlanningSceneWorld { collision_objects: vec![far_away.clone()], ..Default::default() },
+            ..Default::default()
+        })),
     ] {
         let part = match &update {
             Update::CollisionObject(_) => "'crate'",

@@ -9,11 +9,7 @@ fn p(x: f64, y: f64, z: f64) -> Point3 {
 }
 
 fn tri(a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> Triangle {
-    [
-        p(a[0], a[1], a[2]),
-        p(b[0], b[1], b[2]),
-        p(c[0], c[1], c[2]),
-    ]
+    [p(a[0], a[1], a[2]), p(b[0], b[1], b[2]), p(c[0], c[1], c[2])]
 }
 
 // ---------------------------------------------------------------------------------------
@@ -22,18 +18,12 @@ fn tri(a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> Triangle {
 fn dist_point_segment(x: &Point3, a: &Point3, b: &Point3) -> f64 {
     let d = b - a;
     let l = d.norm_squared();
-    let t = if l > 0.0 {
-        ((x - a).dot(&d) / l).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
+    let t = if l > 0.0 { ((x - a).dot(&d) / l).clamp(0.0, 1.0) } else { 0.0 };
     (x - (a + d * t)).norm()
 }
 
 fn dist_point_triangle(x: &Point3, t: &Triangle) -> f64 {
-    let edges = dist_point_segment(x, &t[0], &t[1])
-        .min(dist_point_segment(x, &t[1], &t[2]))
-        .min(dist_point_segment(x, &t[2], &t[0]));
+    let edges = dist_point_segment(x, &t[0], &t[1]).min(dist_point_segment(x, &t[1], &t[2])).min(dist_point_segment(x, &t[2], &t[0]));
     let n = (t[1] - t[0]).cross(&(t[2] - t[0]));
     let nn = n.norm_squared();
     if nn > 0.0 {
@@ -54,10 +44,7 @@ fn check(a: &Triangle, b: &Triangle, expect: bool) {
         let got = triangles_intersect(x, y);
         assert_eq!(got.is_some(), expect, "triangles {x:?} {y:?} -> {got:?}");
         if let Some(q) = got {
-            assert!(
-                dist_point_triangle(&q, x) < 1e-9 && dist_point_triangle(&q, y) < 1e-9,
-                "point {q:?} not in both of {x:?} {y:?}"
-            );
+            assert!(dist_point_triangle(&q, x) < 1e-9 && dist_point_triangle(&q, y) < 1e-9, "point {q:?} not in both of {x:?} {y:?}");
         }
     }
 }
@@ -353,22 +340,14 @@ fn float_crossing_and_slightly_separated() {
     for _ in 0..20_000 {
         let scale = [1e-3, 1.0, 1e3][rng.int(0, 2) as usize];
         let origin = Point3::from(rng.vec(10.0 * scale));
-        let a: Triangle = [
-            origin + rng.vec(scale),
-            origin + rng.vec(scale),
-            origin + rng.vec(scale),
-        ];
+        let a: Triangle = [origin + rng.vec(scale), origin + rng.vec(scale), origin + rng.vec(scale)];
         let n = (a[1] - a[0]).cross(&(a[2] - a[0]));
         if n.norm() < 1e-3 * scale * scale {
             continue;
         }
         // A point inside `a`, and `b` built around it.
         let (u, v) = (rng.unit(), rng.unit());
-        let (u, v) = if u + v > 1.0 {
-            (1.0 - u, 1.0 - v)
-        } else {
-            (u, v)
-        };
+        let (u, v) = if u + v > 1.0 { (1.0 - u, 1.0 - v) } else { (u, v) };
         let x = a[0] + (a[1] - a[0]) * u + (a[2] - a[0]) * v;
         let v0 = rng.vec(scale);
         let v1 = rng.vec(scale);
@@ -381,10 +360,7 @@ fn float_crossing_and_slightly_separated() {
         check(&a, &b, true);
         // Lift `b` entirely above the plane of `a` by a relative gap of 1e-9.
         let nh = n.normalize();
-        let lowest = b
-            .iter()
-            .map(|q| (q - a[0]).dot(&nh))
-            .fold(f64::INFINITY, f64::min);
+        let lowest = b.iter().map(|q| (q - a[0]).dot(&nh)).fold(f64::INFINITY, f64::min);
         let gap = 1e-9 * scale;
         let lifted: Triangle = b.map(|q| q + nh * (gap - lowest));
         check(&a, &lifted, false);
@@ -400,11 +376,7 @@ fn sub(a: Ip, b: Ip) -> Ip {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 fn cross(a: Ip, b: Ip) -> Ip {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 }
 fn dot(a: Ip, b: Ip) -> i128 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
@@ -468,9 +440,7 @@ fn ref_seg_tri(p: Ip, q: Ip, t: [Ip; 3]) -> bool {
         return false;
     }
     if sp == 0 && sq == 0 {
-        return ref_point_in_tri(p, t)
-            || ref_point_in_tri(q, t)
-            || (0..3).any(|k| ref_seg_seg(p, q, t[k], t[(k + 1) % 3]));
+        return ref_point_in_tri(p, t) || ref_point_in_tri(q, t) || (0..3).any(|k| ref_seg_seg(p, q, t[k], t[(k + 1) % 3]));
     }
     if sp == 0 {
         return ref_point_in_tri(p, t);
@@ -478,9 +448,7 @@ fn ref_seg_tri(p: Ip, q: Ip, t: [Ip; 3]) -> bool {
     if sq == 0 {
         return ref_point_in_tri(q, t);
     }
-    let o: Vec<i128> = (0..3)
-        .map(|k| orient(p, q, t[k], t[(k + 1) % 3]).signum())
-        .collect();
+    let o: Vec<i128> = (0..3).map(|k| orient(p, q, t[k], t[(k + 1) % 3]).signum()).collect();
     o.iter().all(|&x| x >= 0) || o.iter().all(|&x| x <= 0)
 }
 
@@ -513,8 +481,7 @@ fn reference(a: [Ip; 3], b: [Ip; 3]) -> bool {
         (Point(x), Tri(t)) | (Tri(t), Point(x)) => ref_point_in_tri(x, t),
         (Seg(p, q), Seg(r, s)) => ref_seg_seg(p, q, r, s),
         (Seg(p, q), Tri(t)) | (Tri(t), Seg(p, q)) => ref_seg_tri(p, q, t),
-        (Tri(s), Tri(t)) => (0..3)
-            .any(|k| ref_seg_tri(s[k], s[(k + 1) % 3], t) || ref_seg_tri(t[k], t[(k + 1) % 3], s)),
+        (Tri(s), Tri(t)) => (0..3).any(|k| ref_seg_tri(s[k], s[(k + 1) % 3], t) || ref_seg_tri(t[k], t[(k + 1) % 3], s)),
     }
 }
 
@@ -524,13 +491,7 @@ fn to_float(t: [Ip; 3]) -> Triangle {
 
 fn random_int_pair(rng: &mut XorShift) -> ([Ip; 3], [Ip; 3]) {
     let r = [1, 2, 4][rng.int(0, 2) as usize];
-    let pt = |rng: &mut XorShift| -> Ip {
-        [
-            rng.int(-r, r) as i128,
-            rng.int(-r, r) as i128,
-            rng.int(-r, r) as i128,
-        ]
-    };
+    let pt = |rng: &mut XorShift| -> Ip { [rng.int(-r, r) as i128, rng.int(-r, r) as i128, rng.int(-r, r) as i128] };
     let mut a = [pt(rng), pt(rng), pt(rng)];
     let mut b = [pt(rng), pt(rng), pt(rng)];
     match rng.int(0, 9) {
@@ -571,20 +532,13 @@ fn random_int_pair(rng: &mut XorShift) -> ([Ip; 3], [Ip; 3]) {
 fn agrees_with_exact_integer_reference() {
     let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
     // At least 200,000 pairs; more when optimised.
-    let n = if cfg!(debug_assertions) {
-        200_000
-    } else {
-        1_000_000
-    };
+    let n = if cfg!(debug_assertions) { 200_000 } else { 1_000_000 };
     let (mut hits, mut coplanar, mut degenerate) = (0usize, 0usize, 0usize);
     for case in 0..n {
         let (a, b) = random_int_pair(&mut rng);
         let expect = reference(a, b);
         hits += expect as usize;
-        if orient(a[0], a[1], a[2], b[0]) == 0
-            && orient(a[0], a[1], a[2], b[1]) == 0
-            && orient(a[0], a[1], a[2], b[2]) == 0
-        {
+        if orient(a[0], a[1], a[2], b[0]) == 0 && orient(a[0], a[1], a[2], b[1]) == 0 && orient(a[0], a[1], a[2], b[2]) == 0 {
             coplanar += 1;
         }
         if !matches!(simplex(a), Simplex::Tri(_)) || !matches!(simplex(b), Simplex::Tri(_)) {
@@ -600,32 +554,18 @@ fn agrees_with_exact_integer_reference() {
         }
         for (x, y) in [(&fa, &fb), (&fb, &ga)] {
             let got = triangles_intersect(x, y);
-            assert_eq!(
-                got.is_some(),
-                expect,
-                "case {case}: {a:?} {b:?} got {got:?}"
-            );
+            assert_eq!(got.is_some(), expect, "case {case}: {a:?} {b:?} got {got:?}");
             if let Some(q) = got {
                 let (dx, dy) = (dist_point_triangle(&q, x), dist_point_triangle(&q, y));
-                assert!(
-                    dx < 1e-9 && dy < 1e-9,
-                    "case {case}: {a:?} {b:?} point {q:?} at {dx:e}, {dy:e}"
-                );
+                assert!(dx < 1e-9 && dy < 1e-9, "case {case}: {a:?} {b:?} point {q:?} at {dx:e}, {dy:e}");
             }
         }
         // The segment [a0, a1] (the degenerate triangle [a0, a1, a1]) against b.
         let expect_seg = reference([a[0], a[1], a[1]], b);
         let got = segment_triangle_intersection(&fa[0], &fa[1], &fb);
-        assert_eq!(
-            got.is_some(),
-            expect_seg,
-            "case {case}: segment {a:?} {b:?}"
-        );
+        assert_eq!(got.is_some(), expect_seg, "case {case}: segment {a:?} {b:?}");
         if let Some(q) = got {
-            let (dx, dy) = (
-                dist_point_segment(&q, &fa[0], &fa[1]),
-                dist_point_triangle(&q, &fb),
-            );
+            let (dx, dy) = (dist_point_segment(&q, &fa[0], &fa[1]), dist_point_triangle(&q, &fb));
             assert!(dx < 1e-9 && dy < 1e-9, "case {case}: segment point {q:?}");
         }
     }
@@ -645,21 +585,12 @@ fn near_pair(rng: &mut XorShift) -> ([Ip; 3], [Ip; 3]) {
     let bits = rng.int(3, 24) as u32;
     let r = (1i64 << bits) - 1;
     let half = (1i64 << 23) - 1 - r;
-    let c = [
-        rng.int(-half.max(0), half.max(0)),
-        rng.int(-half.max(0), half.max(0)),
-        rng.int(-half.max(0), half.max(0)),
-    ];
+    let c = [rng.int(-half.max(0), half.max(0)), rng.int(-half.max(0), half.max(0)), rng.int(-half.max(0), half.max(0))];
     let pt = |rng: &mut XorShift| -> Ip { [0, 1, 2].map(|k| (c[k] + rng.int(-r, r)) as i128) };
     let a = [pt(rng), pt(rng), pt(rng)];
     let mut b = [pt(rng), pt(rng), pt(rng)];
     // The point a0 + u (a1 - a0) + v (a2 - a0), rounded to the grid.
-    let comb = |u: f64, v: f64| -> Ip {
-        [0, 1, 2].map(|k| {
-            (a[0][k] as f64 + u * (a[1][k] - a[0][k]) as f64 + v * (a[2][k] - a[0][k]) as f64)
-                .round() as i128
-        })
-    };
+    let comb = |u: f64, v: f64| -> Ip { [0, 1, 2].map(|k| (a[0][k] as f64 + u * (a[1][k] - a[0][k]) as f64 + v * (a[2][k] - a[0][k]) as f64).round() as i128) };
     match rng.int(0, 7) {
         // b nearly in the plane of a (rounded to the grid).
         0..=2 => {
@@ -680,8 +611,7 @@ fn near_pair(rng: &mut XorShift) -> ([Ip; 3], [Ip; 3]) {
         // A sliver b (a rounded point of a segment).
         5 => {
             let u = rng.unit();
-            b[2] = [0, 1, 2]
-                .map(|k| (b[0][k] as f64 + u * (b[1][k] - b[0][k]) as f64).round() as i128);
+            b[2] = [0, 1, 2].map(|k| (b[0][k] as f64 + u * (b[1][k] - b[0][k]) as f64).round() as i128);
         }
         _ => {}
     }
@@ -691,35 +621,15 @@ fn near_pair(rng: &mut XorShift) -> ([Ip; 3], [Ip; 3]) {
 #[test]
 fn float_grid_agrees_with_exact_reference() {
     let mut rng = XorShift(0x5555_1234_9876_ABCD);
-    let n = if cfg!(debug_assertions) {
-        20_000
-    } else {
-        300_000
-    };
+    let n = if cfg!(debug_assertions) { 20_000 } else { 300_000 };
     let scale = 2f64.powi(-10);
     let (mut hits, mut extra_hits, mut worst) = (0, 0, 0.0f64);
     for case in 0..n {
         let (a, b) = near_pair(&mut rng);
         let expect = reference(a, b);
-        let fa = a.map(|q| {
-            p(
-                q[0] as f64 * scale,
-                q[1] as f64 * scale,
-                q[2] as f64 * scale,
-            )
-        });
-        let fb = b.map(|q| {
-            p(
-                q[0] as f64 * scale,
-                q[1] as f64 * scale,
-                q[2] as f64 * scale,
-            )
-        });
-        let size = fa
-            .iter()
-            .chain(fb.iter())
-            .flat_map(|x| fa.iter().map(move |y| (x - y).amax()))
-            .fold(0.0, f64::max);
+        let fa = a.map(|q| p(q[0] as f64 * scale, q[1] as f64 * scale, q[2] as f64 * scale));
+        let fb = b.map(|q| p(q[0] as f64 * scale, q[1] as f64 * scale, q[2] as f64 * scale));
+        let size = fa.iter().chain(fb.iter()).flat_map(|x| fa.iter().map(move |y| (x - y).amax())).fold(0.0, f64::max);
         for (x, y) in [(&fa, &fb), (&fb, &fa)] {
             let got = triangles_intersect(x, y);
             if expect {
@@ -732,26 +642,18 @@ fn float_grid_agrees_with_exact_reference() {
                     extra_hits += 1;
                 }
                 worst = worst.max(d);
-                assert!(
-                    d < 1e-6,
-                    "case {case}: {a:?} {b:?} {q:?} {d:e} expect {expect}"
-                );
+                assert!(d < 1e-6, "case {case}: {a:?} {b:?} {q:?} {d:e} expect {expect}");
             }
         }
         // The segment [a0, a1] against b: never missed either.
         let expect_seg = reference([a[0], a[1], a[1]], b);
         let got = segment_triangle_intersection(&fa[0], &fa[1], &fb);
-        assert!(
-            !expect_seg || got.is_some(),
-            "case {case}: segment missed {a:?} {b:?}"
-        );
+        assert!(!expect_seg || got.is_some(), "case {case}: segment missed {a:?} {b:?}");
         if let Some(q) = got {
             let d = dist_point_segment(&q, &fa[0], &fa[1]).max(dist_point_triangle(&q, &fb));
             assert!(d < 1e-6 * size, "case {case}: segment point {q:?} {d:e}");
         }
     }
-    println!(
-        "hits {hits}, near-touching reported {extra_hits}, worst relative point distance {worst:e}"
-    );
+    println!("hits {hits}, near-touching reported {extra_hits}, worst relative point distance {worst:e}");
     assert!(hits > n / 4, "hits {hits}");
 }

@@ -7,21 +7,21 @@
 //! 4 cm, some pruned (2x and 4x the resolution), placed in its reach under a random pose,
 //! and random motions of 2-3 waypoints near the demo's free trajectory.
 //! `VOXEL_MAP_CASES=N` runs more cases, `VOXEL_MAP_BASE=<u64>` draws others.
-use ccd_guard::check::{check_trajectory, CheckInput, CheckOptions, Report, Verdict};
 use ccd_guard::check::Method;
+use ccd_guard::check::{CheckInput, CheckOptions, Report, Verdict, check_trajectory};
 use ccd_guard::collision::{CollisionWorld, StateChecker};
 use ccd_guard::math::{Isometry3, Real, Translation3, UnitQuaternion, Vector3};
 use ccd_guard::motion::parse_trajectory;
 use ccd_guard::robot::resources::ResourceResolver;
-use ccd_guard::robot::{srdf, urdf, Robot};
 use ccd_guard::robot::srdf::DisabledPair;
+use ccd_guard::robot::{Robot, srdf, urdf};
 use ccd_guard::scene::{Obstacle, Scene};
-use ccd_guard::shape::{Shape, Voxel, VoxelMap, KEY_CENTRE};
+use ccd_guard::shape::{KEY_CENTRE, Shape, Voxel, VoxelMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 mod common;
-use common::{splitmix, Rng};
+use common::{Rng, splitmix};
 
 fn demo(file: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo").join(file)
@@ -66,7 +66,10 @@ fn random_pose(rng: &mut Rng) -> Isometry3 {
         return Isometry3::identity();
     }
     let axis = nalgebra::Unit::new_normalize(Vector3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)));
-    Isometry3::from_parts(Translation3::new(rng.range(-0.1, 0.1), rng.range(-0.1, 0.1), rng.range(-0.1, 0.1)), UnitQuaternion::from_axis_angle(&axis, rng.range(-0.4, 0.4)))
+    Isometry3::from_parts(
+        Translation3::new(rng.range(-0.1, 0.1), rng.range(-0.1, 0.1), rng.range(-0.1, 0.1)),
+        UnitQuaternion::from_axis_angle(&axis, rng.range(-0.4, 0.4)),
+    )
 }
 
 /// The map as one obstacle, and its cubes as one box each.

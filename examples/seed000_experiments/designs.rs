@@ -22,8 +22,7 @@ pub fn fixed_octagon() -> Vec<Point3> {
 /// The rotation part shared by all motions: control quaternions Q_k = rot(axis, k·25°) ·
 /// tilt, tilt = rot(x, 15°), axis = (0.3, 1, 0.2)/|.| (a pitching turn of 100° in total).
 /// All pairwise products <Q_i, Q_j> are positive, so are the weights.
-pub const ROTATION_TEXT: &str =
-    "q(t) degree 4, Bernstein control quaternions Q_k = rot((0.3,1,0.2)/|.|, 25°·k)·rot(x, 15°), k = 0..4";
+pub const ROTATION_TEXT: &str = "q(t) degree 4, Bernstein control quaternions Q_k = rot((0.3,1,0.2)/|.|, 25°·k)·rot(x, 15°), k = 0..4";
 
 fn quats() -> [UnitQuaternion<Real>; 5] {
     let axis = Unit::new_normalize(Vector3::new(0.3, 1.0, 0.2));
@@ -78,5 +77,4 @@ pub fn moving_grid_vertices(n: usize) -> Vec<Point3> {
 }
 
 /// §7.2 offsets: collision, near-collision, no-collision.
-pub const TABLE_OFFSETS: [(&str, [Real; 3]); 3] =
-    [("collision", [0.0, 0.0, 0.9]), ("near", [0.0, 0.0, 0.99]), ("no", [0.0, 0.0, 1.3])];
+pub const TABLE_OFFSETS: [(&str, [Real; 3]); 3] = [("collision", [0.0, 0.0, 0.9]), ("near", [0.0, 0.0, 0.99]), ("no", [0.0, 0.0, 1.3])];

@@ -12,8 +12,8 @@ mod routine;
 use ccd_guard::certifier::metric::ObjectMetric;
 use ccd_guard::math::{Point3, Real, Triangle, Vector3};
 use geometry::{fan, polygon_distance, triangle_distance};
-use motion::{metric_dist, Curve};
-use routine::{collision, Moving, Settings, Stats, Verdict};
+use motion::{Curve, metric_dist};
+use routine::{Moving, Settings, Stats, Verdict, collision};
 use std::time::Instant;
 
 const EPS: Real = 0.01; // ≈ 1 % of the polygon diameter (1)
@@ -142,12 +142,7 @@ fn example1(settings: &Settings) {
         println!("-- motion '{name}': offset {offset:?}, weights w_k = {:.3?}", w);
         println!("   start clearance (t=0) {start:.4} > 0; balls checked by sampling (8 levels x 65 samples): ok");
         println!("   verdict: {}", describe(&verdict));
-        println!(
-            "   max depth {}, polygon tests {}, time {:.3e} s (median of {reps})   | {paper}",
-            stats.max_depth,
-            stats.tests,
-            median(times),
-        );
+        println!("   max depth {}, polygon tests {}, time {:.3e} s (median of {reps})   | {paper}", stats.max_depth, stats.tests, median(times),);
         let hit_text = hit.map_or("never touches".to_string(), |t| format!("first contact at t = {t:.5}"));
         println!("   dense sampling (20001 t): min distance {dmin:.5} at t = {tmin:.4}; {hit_text}");
         let consistent = match (&verdict, hit) {
@@ -290,7 +285,22 @@ fn tables(settings: &Settings) {
             let (r, q, p) = (results[k][n], per_pair[k][n], paper[n]);
             println!(
                 "{:>2} | {:.2e} {:.2e} {:.1e} | {:.2e} {:.2e} {:.1e} | {:.2e} {:.2e} {:.1e} || {:>6.2} {:.2} | {:>6.2} {:.2} | {:>6.2} {:.2}",
-                n + 1, r[0], r[1], q[0], r[2], r[3], q[1], r[4], r[5], q[2], p[0], p[1], p[2], p[3], p[4], p[5]
+                n + 1,
+                r[0],
+                r[1],
+                q[0],
+                r[2],
+                r[3],
+                q[1],
+                r[4],
+                r[5],
+                q[2],
+                p[0],
+                p[1],
+                p[2],
+                p[3],
+                p[4],
+                p[5]
             );
         }
     }

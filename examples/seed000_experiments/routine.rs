@@ -76,7 +76,5 @@ pub fn intersection(p: &Moving, fixed: &[Point3], g: &crate::motion::Affine, rad
     let mapped: Vec<Point3> = fixed.iter().map(|y| g_inv.apply(y)).collect();
     let orbit = Orbit { quadratic: p.metric.quadratic(), radius };
     let n = mapped.len();
-    p.triangles.iter().any(|m| {
-        (1..n - 1).any(|i| orbit.triangle_may_hit_triangle(m, &[mapped[0], mapped[i], mapped[i + 1]]))
-    })
+    p.triangles.iter().any(|m| (1..n - 1).any(|i| orbit.triangle_may_hit_triangle(m, &[mapped[0], mapped[i], mapped[i + 1]])))
 }

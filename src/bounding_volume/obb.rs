@@ -85,11 +85,7 @@ impl Obb {
     pub fn corners(&self) -> [Point3; 8] {
         let mut out = [Point3::origin(); 8];
         for (k, c) in out.iter_mut().enumerate() {
-            let s = Vector3::new(
-                if k & 1 == 0 { -1.0 } else { 1.0 },
-                if k & 2 == 0 { -1.0 } else { 1.0 },
-                if k & 4 == 0 { -1.0 } else { 1.0 },
-            );
+            let s = Vector3::new(if k & 1 == 0 { -1.0 } else { 1.0 }, if k & 2 == 0 { -1.0 } else { 1.0 }, if k & 4 == 0 { -1.0 } else { 1.0 });
             *c = self.center + self.axes * s.component_mul(&self.half_extents);
         }
         out

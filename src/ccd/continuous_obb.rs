@@ -195,7 +195,11 @@ mod tests {
         let (mut apart_moving, mut apart_turned, mut overlapping, mut overlapping_turned) = (0, 0, 0, 0);
         let total = 300 * 20;
         for _ in 0..300 {
-            let b = Obb { center: Point3::new(0.2 * next() - 0.1, 0.2 * next() - 0.1, 0.2 * next() - 0.1), axes: Matrix3::identity(), half_extents: Vector3::new(0.1 * next() + 0.01, 0.05 * next() + 0.01, 0.1 * next() + 0.01) };
+            let b = Obb {
+                center: Point3::new(0.2 * next() - 0.1, 0.2 * next() - 0.1, 0.2 * next() - 0.1),
+                axes: Matrix3::identity(),
+                half_extents: Vector3::new(0.1 * next() + 0.01, 0.05 * next() + 0.01, 0.1 * next() + 0.01),
+            };
             let base = Isometry3::new(Vector3::new(next(), next(), next()) * 0.4, Vector3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 3.0);
             let axis = Vector3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize();
             let (from, to) = (next() - 0.5, next() * 0.6);
@@ -224,6 +228,8 @@ mod tests {
         assert!(overlapping > 100 && overlapping_turned > 100, "{overlapping} and {overlapping_turned} overlapping pairs");
         assert!(apart_moving * 100 >= (total - overlapping) * 85, "{apart_moving} apart of {} never overlapping", total - overlapping);
         assert!(apart_turned * 100 >= (total - overlapping_turned) * 80, "{apart_turned} apart of {} never overlapping", total - overlapping_turned);
-        println!("moving box: {apart_moving} apart, {overlapping} overlapping; turned boxes: {apart_turned} apart, {overlapping_turned} overlapping; of {total}");
+        println!(
+            "moving box: {apart_moving} apart, {overlapping} overlapping; turned boxes: {apart_turned} apart, {overlapping_turned} overlapping; of {total}"
+        );
     }
 }

@@ -6,7 +6,7 @@ use super::stage2_swept_lss::{element_lss, may_touch};
 use super::statistics::Statistics;
 use crate::bounding_volume::Lss;
 use crate::collision::CollisionWorld;
-use crate::enclosure::{link_enclosures, LinkEnclosure};
+use crate::enclosure::{LinkEnclosure, link_enclosures};
 use crate::motion::Segment;
 use std::time::Instant;
 

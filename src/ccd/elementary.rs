@@ -37,11 +37,7 @@ fn dot(a: &V, b: &V) -> Interval {
 }
 
 fn cross(a: &V, b: &V) -> V {
-    IntervalVector3([
-        a.0[1] * b.0[2] - a.0[2] * b.0[1],
-        a.0[2] * b.0[0] - a.0[0] * b.0[2],
-        a.0[0] * b.0[1] - a.0[1] * b.0[0],
-    ])
+    IntervalVector3([a.0[1] * b.0[2] - a.0[2] * b.0[1], a.0[2] * b.0[0] - a.0[0] * b.0[2], a.0[0] * b.0[1] - a.0[1] * b.0[0]])
 }
 
 fn sub(a: &V, b: &V) -> V {

@@ -21,5 +21,5 @@ pub mod stage2_swept_lss;
 pub mod statistics;
 pub mod time_cells;
 
-pub use pipeline::{run_pipeline, run_pipeline_except, PipelineOptions, PipelineResult};
+pub use pipeline::{PipelineOptions, PipelineResult, run_pipeline, run_pipeline_except};
 pub use statistics::Statistics;

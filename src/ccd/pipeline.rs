@@ -1,7 +1,7 @@
 //! The pipeline over a whole trajectory: every segment through the three stages, and
 //! the contact events (entry and exit per pair) that the report lists.
-use super::solver::{bisection_done, PairGroup, Solver};
 use super::culling::Culling;
+use super::solver::{PairGroup, Solver, bisection_done};
 use super::statistics::Statistics;
 use super::time_cells::SolveRange;
 use crate::collision::{Body, CollisionWorld, StateChecker};
@@ -133,16 +133,14 @@ pub fn run_pipeline_except(world: &CollisionWorld, motion: &JointMotion, options
             for f in found {
                 let group = &batch[f.group];
                 let t = seg.start_time + f.s_contact;
-                let exit = if options.first_only {
-                    None
-                } else {
-                    time_of_separation(world, motion, group.link, group.other, t, options.exit_resolution)
-                };
+                let exit = if options.first_only { None } else { time_of_separation(world, motion, group.link, group.other, t, options.exit_resolution) };
                 // A re-entry within a hair of the last exit is the same event: the
                 // discrete test flickers where the surfaces part.
-                let same_event = result.contacts.iter_mut().rev().find(|c| {
-                    c.link == group.link && c.other == group.other && c.time_of_separation.is_some_and(|e| t - e <= EVENT_MERGE_GAP)
-                });
+                let same_event = result
+                    .contacts
+                    .iter_mut()
+                    .rev()
+                    .find(|c| c.link == group.link && c.other == group.other && c.time_of_separation.is_some_and(|e| t - e <= EVENT_MERGE_GAP));
                 match same_event {
                     Some(event) => event.time_of_separation = exit,
                     None => result.contacts.push(CcdContact {
@@ -182,9 +180,8 @@ pub fn run_pipeline_except(world: &CollisionWorld, motion: &JointMotion, options
 /// Whether the two bodies touch with the links placed by `poses`.
 pub fn bodies_touch(world: &CollisionWorld, link: usize, other: Body, poses: &[Isometry3]) -> bool {
     let on = |body: Body| world.elements.iter().filter(move |e| e.body == body);
-    on(Body::Link(link)).any(|ea| {
-        on(other).any(|eb| intersection_point(&ea.shape, &world.element_pose(ea, poses), &eb.shape, &world.element_pose(eb, poses)).is_some())
-    })
+    on(Body::Link(link))
+        .any(|ea| on(other).any(|eb| intersection_point(&ea.shape, &world.element_pose(ea, poses), &eb.shape, &world.element_pose(eb, poses)).is_some()))
 }
 
 /// The end of a contact event that is under way at `t_contact`: marching forward in

@@ -6,21 +6,21 @@
 //! conservative advancement for curved primitives. Intervals are visited earliest first;
 //! at the time tolerance, the first time of contact is found by bisection between a free
 //! and a touching instant with the exact discrete test.
-use super::element_nodes::{leaf_shape, leaf_triangle, node_obb, obb_cuboid, Leaf, LeafShape, PRIMITIVE};
+use super::conservative_advancement::{Advancement, BoundingBall, advance, motion_bound, separated_over};
+use super::continuous_obb::{MovingBox, may_overlap};
 use super::element_motion::{element_pose, element_relative_pose, element_world_pose, poses_at};
-use super::conservative_advancement::{advance, motion_bound, separated_over, Advancement, BoundingBall};
-use super::continuous_obb::{may_overlap, MovingBox};
-use super::elementary::{active_equations, CornerBounds, EquationOutcome, NewtonBounds, ALL_EQUATIONS};
-use super::time_cells::{SolveRange, TimeCell};
+use super::element_nodes::{Leaf, LeafShape, PRIMITIVE, leaf_shape, leaf_triangle, node_obb, obb_cuboid};
+use super::elementary::{ALL_EQUATIONS, CornerBounds, EquationOutcome, NewtonBounds, active_equations};
 use super::statistics::Statistics;
+use super::time_cells::{SolveRange, TimeCell};
 use crate::bounding_volume::Obb;
-use std::collections::HashMap;
 use crate::collision::{Body, CollisionWorld, Element};
 use crate::enclosure::{IntervalPose, IntervalVector3, KinematicTree, LinkEnclosure, LinkJet};
 use crate::math::{Isometry3, Point3, Real, Triangle, Vector3};
 use crate::query::gjk;
 use crate::query::intersection::intersection_point;
 use crate::shape::{Shape, SupportMap, TriangleShape};
+use std::collections::HashMap;
 
 /// Element pairs of one body pair (a link and an obstacle, or two links).
 #[derive(Clone, Debug)]
@@ -218,7 +218,8 @@ impl<'w, 'c> Solver<'w, 'c> {
                         (Leaf::Inner(..), _) | (_, Leaf::Inner(..))
                             if queue.len() + left.len() >= WORK_BUDGET
                                 || *motion[pair].get_or_insert_with(|| frame.motion(ea, eb))
-                                    > if on_map { MAP_DESCEND_RATIO } else { DESCEND_RATIO } * node_a.0.half_extents.norm().max(node_b.0.half_extents.norm()) =>
+                                    > if on_map { MAP_DESCEND_RATIO } else { DESCEND_RATIO }
+                                        * node_a.0.half_extents.norm().max(node_b.0.half_extents.norm()) =>
                         {
                             left.push(item);
                             right.push(item);
@@ -246,7 +247,8 @@ impl<'w, 'c> Solver<'w, 'c> {
                     if frame.apart(&TriangleShape(&ta), &triangle_ball(&ta), &TriangleShape(&tb), &triangle_ball(&tb)) {
                         continue;
                     }
-                    let newton = newton_links.get_or_insert_with(|| NewtonLinks { jets: self.range.jets(l, r), at_split: self.range.enclosures(m, m, true, None) });
+                    let newton =
+                        newton_links.get_or_insert_with(|| NewtonLinks { jets: self.range.jets(l, r), at_split: self.range.enclosures(m, m, true, None) });
                     let b_in_a = match frame.moving_is_a {
                         true => *rel[pair].get_or_insert_with(|| self.element_relative_pose(ea, eb, links)),
                         false => frame.over,
@@ -315,20 +317,16 @@ impl<'w, 'c> Solver<'w, 'c> {
     ) -> EquationOutcome {
         let (tri_a, tri_b) = (leaf_triangle(ea, a), leaf_triangle(eb, b));
         // Tight positions: A's corners exact in A's frame, B's through the relative pose.
-        let positions: [IntervalVector3; 6] = std::array::from_fn(|k| {
-            if k < 3 { IntervalVector3::from_point(&tri_a[k]) } else { b_in_a.transform_point(&tri_b[k - 3]) }
-        });
+        let positions: [IntervalVector3; 6] =
+            std::array::from_fn(|k| if k < 3 { IntervalVector3::from_point(&tri_a[k]) } else { b_in_a.transform_point(&tri_b[k - 3]) });
         // Newton: world positions and velocities over [l, r], positions at m.
         let corners: [(IntervalVector3, IntervalVector3); 6] =
-            std::array::from_fn(|k| {
-                if k < 3 { corner_world(ea, &newton_links.jets, &tri_a[k]) } else { corner_world(eb, &newton_links.jets, &tri_b[k - 3]) }
-            });
+            std::array::from_fn(|k| if k < 3 { corner_world(ea, &newton_links.jets, &tri_a[k]) } else { corner_world(eb, &newton_links.jets, &tri_b[k - 3]) });
         let world: [IntervalVector3; 6] = corners.map(|c| c.0);
         let velocity: [IntervalVector3; 6] = corners.map(|c| c.1);
         let rel_m = self.element_relative_pose(ea, eb, &newton_links.at_split);
-        let at_split: [IntervalVector3; 6] = std::array::from_fn(|k| {
-            if k < 3 { IntervalVector3::from_point(&tri_a[k]) } else { rel_m.transform_point(&tri_b[k - 3]) }
-        });
+        let at_split: [IntervalVector3; 6] =
+            std::array::from_fn(|k| if k < 3 { IntervalVector3::from_point(&tri_a[k]) } else { rel_m.transform_point(&tri_b[k - 3]) });
         let newton = NewtonBounds { positions: &world, velocities: &velocity, at_split: &at_split, l, m, r };
         active_equations(mask, &CornerBounds { positions: &positions, newton: Some(newton) })
     }
@@ -469,11 +467,7 @@ struct AdvancementFrame {
 impl AdvancementFrame {
     /// Link element `ea` moving in the frame of obstacle element `eb`.
     fn against_obstacle(ea: &Element, eb: &Element, b_in_a_start: Isometry3, links: &[LinkEnclosure]) -> Self {
-        Self {
-            moving_is_a: true,
-            start: b_in_a_start.inverse(),
-            over: IntervalPose::from_isometry(&eb.origin.inverse()).mul(&element_pose(ea, links)),
-        }
+        Self { moving_is_a: true, start: b_in_a_start.inverse(), over: IntervalPose::from_isometry(&eb.origin.inverse()).mul(&element_pose(ea, links)) }
     }
 
     /// Link element b moving in the frame of link element a (`b_in_a` along the chain).
@@ -488,11 +482,7 @@ impl AdvancementFrame {
     }
 
     fn advance(&self, sa: &dyn SupportMap, ball_a: &BoundingBall, sb: &dyn SupportMap, ball_b: &BoundingBall) -> Advancement {
-        if self.moving_is_a {
-            advance(sb, sa, &self.start, &self.over, ball_a)
-        } else {
-            advance(sa, sb, &self.start, &self.over, ball_b)
-        }
+        if self.moving_is_a { advance(sb, sa, &self.start, &self.over, ball_a) } else { advance(sa, sb, &self.start, &self.over, ball_b) }
     }
 
     /// The continuous OBB test of a box on a and one on b, in the fixed side's frame
@@ -545,4 +535,3 @@ fn corner_world(e: &Element, jets: &[LinkJet], p: &Point3) -> (IntervalVector3, 
         Body::Obstacle(_) => (IntervalVector3::from_point(&(e.origin * p)), IntervalVector3::zeros()),
     }
 }
-

@@ -25,9 +25,15 @@ impl DynamicBvh {
                 Body::Obstacle(_) => obstacle_elements.push(i),
             }
         }
-        let static_boxes: Vec<Aabb> =
-            obstacle_elements.iter().map(|&i| world.elements[i].local_obb.transformed_aabb(&world.elements[i].origin)).collect();
-        Self { link_elements, obstacle_elements, scene_tree: AabbTree::build(&static_boxes), robot_tree: AabbTree::default(), swept: Vec::new(), scratch: Vec::new() }
+        let static_boxes: Vec<Aabb> = obstacle_elements.iter().map(|&i| world.elements[i].local_obb.transformed_aabb(&world.elements[i].origin)).collect();
+        Self {
+            link_elements,
+            obstacle_elements,
+            scene_tree: AabbTree::build(&static_boxes),
+            robot_tree: AabbTree::default(),
+            swept: Vec::new(),
+            scratch: Vec::new(),
+        }
     }
 
     /// Number of checked element pairs (before culling).

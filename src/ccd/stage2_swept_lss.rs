@@ -18,11 +18,13 @@ struct SweptLss {
 
 impl SupportMap for SweptLss {
     fn core_support(&self, d: &Vector3) -> Point3 {
-        let corner = |b: &Aabb| Point3::new(
-            if d.x >= 0.0 { b.maxs.x } else { b.mins.x },
-            if d.y >= 0.0 { b.maxs.y } else { b.mins.y },
-            if d.z >= 0.0 { b.maxs.z } else { b.mins.z },
-        );
+        let corner = |b: &Aabb| {
+            Point3::new(
+                if d.x >= 0.0 { b.maxs.x } else { b.mins.x },
+                if d.y >= 0.0 { b.maxs.y } else { b.mins.y },
+                if d.z >= 0.0 { b.maxs.z } else { b.mins.z },
+            )
+        };
         let (p, q) = (corner(&self.boxes[0]), corner(&self.boxes[1]));
         if p.coords.dot(d) >= q.coords.dot(d) { p } else { q }
     }

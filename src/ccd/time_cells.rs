@@ -3,7 +3,7 @@
 //! test on it (the simultaneous idea of seed 002 §5.2.2); pose derivatives are computed
 //! only for the cells where the interval Newton step needs them.
 use crate::collision::{Body, CollisionWorld};
-use crate::enclosure::{link_enclosures, link_jets, KinematicTree, LinkEnclosure, LinkJet};
+use crate::enclosure::{KinematicTree, LinkEnclosure, LinkJet, link_enclosures, link_jets};
 use crate::math::Real;
 use crate::motion::Segment;
 use crate::robot::Robot;

@@ -8,11 +8,11 @@
 //! balls). A pair whose ball is below the tolerance (equation 11) without being excluded
 //! is left unproven.
 use super::metric::ObjectMetric;
-use super::motion_ball::{arc_length_ball, metric_speed_bound, motion_ball, relative_metric_speed_bound, MotionBall};
+use super::motion_ball::{MotionBall, arc_length_ball, metric_speed_bound, motion_ball, relative_metric_speed_bound};
 use super::orbit::{DistortionQuadratic, Orbit};
 use crate::bounding_volume::Obb;
 use crate::ccd::element_motion::{element_relative_pose, element_world_pose, poses_at};
-use crate::ccd::element_nodes::{leaf_shape, leaf_triangle, node_obb, obb_cuboid, Leaf, LeafShape};
+use crate::ccd::element_nodes::{Leaf, LeafShape, leaf_shape, leaf_triangle, node_obb, obb_cuboid};
 use crate::ccd::time_cells::{SolveRange, TimeCell};
 use crate::collision::{Body, CollisionWorld, Element};
 use crate::enclosure::{KinematicTree, LinkEnclosure, LinkJet};
@@ -222,7 +222,15 @@ impl<'w> Certifier<'w> {
     }
 
     /// One item on one cell: excluded, split into node pairs, or kept for the sub-cells.
-    fn test(&mut self, quadratic: &DistortionQuadratic, ball: &MotionBall, moving: &Element, fixed: &Element, fixed_in_moving: &Isometry3, item: Item) -> Outcome {
+    fn test(
+        &mut self,
+        quadratic: &DistortionQuadratic,
+        ball: &MotionBall,
+        moving: &Element,
+        fixed: &Element,
+        fixed_in_moving: &Isometry3,
+        item: Item,
+    ) -> Outcome {
         self.stats.node_tests += 1;
         let (box_m, leaf_m) = node_obb(moving, item.moving);
         let (box_f, leaf_f) = node_obb(fixed, item.fixed);
@@ -255,7 +263,16 @@ impl<'w> Certifier<'w> {
     /// Two leaves: the exact orbit tests of seed 000 §4 where both sides are polyhedral
     /// (triangles, boxes), else the leaf grown by R·max ϱ against the curved shape.
     #[allow(clippy::too_many_arguments)]
-    fn leaves_apart(&mut self, quadratic: &DistortionQuadratic, ball: &MotionBall, moving: &Element, fixed: &Element, fixed_in_moving: &Isometry3, item: Item, box_m: &Obb) -> bool {
+    fn leaves_apart(
+        &mut self,
+        quadratic: &DistortionQuadratic,
+        ball: &MotionBall,
+        moving: &Element,
+        fixed: &Element,
+        fixed_in_moving: &Isometry3,
+        item: Item,
+        box_m: &Obb,
+    ) -> bool {
         let moving_triangles = polyhedral_faces(moving, item.moving);
         let fixed_triangles = polyhedral_faces(fixed, item.fixed);
         match (&moving_triangles, &fixed_triangles) {

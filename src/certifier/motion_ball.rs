@@ -88,7 +88,8 @@ pub fn relative_metric_speed_bound(metric: &ObjectMetric, jet: &LinkJet, origin:
     let spin = fixed.rotation_rate.mul(&fixed.enclosure.pose.rotation.transpose());
     let barycenter = placed.transform_point(&metric.barycenter);
     let at = pose.rotation.mul_vector(&barycenter) + pose.translation;
-    let velocity = jet.rotation_rate.mul_vector(&barycenter) + jet.translation_rate - spin.mul_vector(&(at - fixed.enclosure.pose.translation)) - fixed.translation_rate;
+    let velocity =
+        jet.rotation_rate.mul_vector(&barycenter) + jet.translation_rate - spin.mul_vector(&(at - fixed.enclosure.pose.translation)) - fixed.translation_rate;
     let mut speed_sq = metric.mass * bound_sq(&velocity);
     for k in 0..3 {
         let axis = placed.rotation.mul_f64_vector(&metric.axes.column(k).into_owned());
@@ -125,10 +126,7 @@ mod tests {
         let axis = Vector3::new(0.3, -0.2, 0.9).normalize();
         let at = |t: f64| Isometry3::from_parts(Translation3::new(0.5 + 0.2 * t, -0.1, 0.3 * t), UnitQuaternion::from_scaled_axis(axis * (0.4 + 0.7 * t)));
         let time = Interval::new(0.2, 0.5);
-        let slide = IntervalPose {
-            translation: IntervalVector3([time * 0.2 + 0.5, Interval::point(-0.1), time * 0.3]),
-            ..IntervalPose::identity()
-        };
+        let slide = IntervalPose { translation: IntervalVector3([time * 0.2 + 0.5, Interval::point(-0.1), time * 0.3]), ..IntervalPose::identity() };
         let over = slide.mul(&IntervalPose::rotation_about(&axis, time * 0.7 + 0.4));
         let ball = motion_ball(&metric, &over, &at(0.35), 0.0);
         for k in 0..=100 {

@@ -107,9 +107,7 @@ impl Orbit {
     /// interior, nothing else touching) are not reported. Degenerate triangles are
     /// handled: pass a moving or fixed segment [a, b] as [a, b, b], a point p as [p, p, p].
     pub fn triangle_may_hit_triangle(&self, moving: &Triangle, fixed: &Triangle) -> bool {
-        let points = [
-            &moving[0], &moving[1], &moving[2], &fixed[0], &fixed[1], &fixed[2],
-        ];
+        let points = [&moving[0], &moving[1], &moving[2], &fixed[0], &fixed[1], &fixed[2]];
         let Some(frame) = Frame::new(self, &points) else {
             return true;
         };
@@ -117,12 +115,7 @@ impl Orbit {
         (0..3).any(|i| frame.hit(frame.vertex_face_min(&moving[i], fixed)))
             || (0..3).any(|i| {
                 (0..3).any(|j| {
-                    let g = frame.edge_edge_min(
-                        &moving[i],
-                        &moving[next(i)],
-                        &fixed[j],
-                        &fixed[next(j)],
-                    );
+                    let g = frame.edge_edge_min(&moving[i], &moving[next(i)], &fixed[j], &fixed[next(j)]);
                     frame.hit(g)
                 })
             })
@@ -159,13 +152,7 @@ impl Frame {
         if scale_sq.is_nan() || scale_sq > 1e300 {
             return None;
         }
-        Some(Frame {
-            centre: q.centre,
-            m: (q.m + q.m.transpose()) * 0.5,
-            constant: q.constant,
-            r2,
-            tolerance: RELATIVE_SLACK * scale_sq + Real::MIN_POSITIVE,
-        })
+        Some(Frame { centre: q.centre, m: (q.m + q.m.transpose()) * 0.5, constant: q.constant, r2, tolerance: RELATIVE_SLACK * scale_sq + Real::MIN_POSITIVE })
     }
 
     /// "May hit" unless the computed minimum of G clearly exceeds the rounding tolerance
@@ -180,15 +167,7 @@ impl Frame {
         let w = fixed[0] - v;
         let z = v - self.centre;
         let rate_sq = self.constant + z.dot(&(self.m * z));
-        Quadratic {
-            a: e1.dot(&e1),
-            b: e1.dot(&e2),
-            c: e2.dot(&e2),
-            d: w.dot(&e1),
-            e: w.dot(&e2),
-            f: w.dot(&w) - self.r2 * rate_sq,
-        }
-        .min_over_triangle()
+        Quadratic { a: e1.dot(&e1), b: e1.dot(&e2), c: e2.dot(&e2), d: w.dot(&e1), e: w.dot(&e2), f: w.dot(&w) - self.r2 * rate_sq }.min_over_triangle()
     }
 
     /// min over x = a + s (b − a), y = c + t (d − c), (s, t) ∈ [0, 1]², of G(x, y).
@@ -240,9 +219,7 @@ struct Quadratic {
 
 impl Quadratic {
     fn at(&self, s: Real, t: Real) -> Real {
-        self.f
-            + s * (2.0 * self.d + self.a * s + 2.0 * self.b * t)
-            + t * (2.0 * self.e + self.c * t)
+        self.f + s * (2.0 * self.d + self.a * s + 2.0 * self.b * t) + t * (2.0 * self.e + self.c * t)
     }
 
     /// The critical point of q when the computed Hessian is positive definite. Solved by
@@ -295,11 +272,7 @@ impl Quadratic {
             (q.a, q.d, q.f), // t = 0
             (q.c, q.e, q.f), // s = 0
             // (s, t) = (1 − τ, τ)
-            (
-                q.a - 2.0 * q.b + q.c,
-                (q.e - q.d) + (q.b - q.a),
-                q.f + 2.0 * q.d + q.a,
-            ),
+            (q.a - 2.0 * q.b + q.c, (q.e - q.d) + (q.b - q.a), q.f + 2.0 * q.d + q.a),
         ];
         let mut min = Real::INFINITY;
         for (alpha, beta, gamma) in sides {

@@ -26,13 +26,13 @@
 //! UR5 MoveIt-like 8.1 against 7.6; over all, 0.71x coal sampling at 0.05 rad against
 //! 0.97x.) With a clearance required, the pipeline comes first on every pair, then
 //! (without a contact) the search to its tolerance.
+use super::CheckInput;
 use super::pipeline_method::pipeline_report;
 use super::report::{Report, UnprovenPair, Verdict};
-use super::CheckInput;
 use crate::ccd::culling::Culling;
-use crate::ccd::{run_pipeline_except, PipelineOptions, Statistics};
-use crate::certifier::certify::{CertifierData, CertifierStats, Certifier, CertifyOptions, Unproven};
-use crate::clearance::{split_clearance, ClearanceOptions, ClearanceSearch, MinClearance, SplitClearance};
+use crate::ccd::{PipelineOptions, Statistics, run_pipeline_except};
+use crate::certifier::certify::{Certifier, CertifierData, CertifierStats, CertifyOptions, Unproven};
+use crate::clearance::{ClearanceOptions, ClearanceSearch, MinClearance, SplitClearance, split_clearance};
 use crate::collision::{Body, CollisionWorld, StateChecker};
 use crate::motion::JointMotion;
 use rayon::prelude::*;
@@ -141,7 +141,12 @@ pub fn pairs_apart(clearance: &MinClearance, tolerance: f64) -> Vec<(usize, usiz
 ///
 /// The orbit tests exclude contacts that BEGIN on an interval, so the proof starts from
 /// a free first waypoint: checked here (exactly, discretely) before anything else.
-pub fn certify_motion(world: &CollisionWorld, motion: &JointMotion, options: &CertifyOptions, apart: &[(usize, usize)]) -> (Result<(), (usize, Unproven)>, CertifierStats) {
+pub fn certify_motion(
+    world: &CollisionWorld,
+    motion: &JointMotion,
+    options: &CertifyOptions,
+    apart: &[(usize, usize)],
+) -> (Result<(), (usize, Unproven)>, CertifierStats) {
     if let Some(c) = StateChecker::new(world).contacts(&motion.waypoints[0], true).first() {
         let element_of = |body: Body| world.elements.iter().position(|e| e.body == body).unwrap_or(0);
         let start = Unproven { moving: element_of(Body::Link(c.link)), fixed: element_of(c.other), s_lo: 0.0, s_hi: 0.0 };

@@ -1,11 +1,11 @@
 //! Loading what a check needs from files.
 use crate::collision::CollisionWorld;
 use crate::error::{InputError, InputResult};
-use crate::motion::{load_joint_state, load_trajectory, JointMotion, JointState, Trajectory};
+use crate::motion::{JointMotion, JointState, Trajectory, load_joint_state, load_trajectory};
 use crate::robot::resources::ResourceResolver;
 use crate::robot::srdf::DisabledPair;
-use crate::robot::{srdf, urdf, Robot};
-use crate::scene::{load_scene, Scene};
+use crate::robot::{Robot, srdf, urdf};
+use crate::scene::{Scene, load_scene};
 use std::path::PathBuf;
 
 /// The files of a `check` run.

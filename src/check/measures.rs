@@ -1,8 +1,8 @@
 //! What a report measures beyond its verdict: the motion's minimum clearance and the
 //! penetration depth of each contact event ([`crate::clearance`]).
-use super::report::{ClosestApproach, Report, Verdict};
 use super::CheckInput;
-use crate::clearance::{body_named, contact_normal, max_depth_over, split_clearance, ClearanceOptions, MinClearance, SplitClearance};
+use super::report::{ClosestApproach, Report, Verdict};
+use crate::clearance::{ClearanceOptions, MinClearance, SplitClearance, body_named, contact_normal, max_depth_over, split_clearance};
 use rayon::prelude::*;
 use std::time::Instant;
 

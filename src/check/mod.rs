@@ -21,7 +21,7 @@ pub mod sampled;
 
 pub use inputs::{CheckInput, InputFiles};
 pub use report::{ContactEvent, Report, Verdict};
-pub use run::{check_trajectory, CheckOptions, CheckOutcome};
+pub use run::{CheckOptions, CheckOutcome, check_trajectory};
 
 /// How a trajectory is checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

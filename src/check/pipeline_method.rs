@@ -1,8 +1,8 @@
 //! `--method pipeline`: the articulated CCD pipeline over the whole trajectory
 //! (exact first time of contact; no certificate).
-use super::report::{ContactEvent, Report, Verdict};
 use super::CheckInput;
-use crate::ccd::{run_pipeline, PipelineOptions, PipelineResult, Statistics};
+use super::report::{ContactEvent, Report, Verdict};
+use crate::ccd::{PipelineOptions, PipelineResult, Statistics, run_pipeline};
 use crate::collision::{Body, CollisionWorld};
 use std::time::Instant;
 

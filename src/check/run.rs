@@ -4,7 +4,7 @@ use super::certified_method::check_certified;
 use super::measures::{add_clearance, add_missing_normals, add_penetration_depths};
 use super::pipeline_method::check_pipeline;
 use super::report::{Report, Verdict};
-use super::sampled::{check_sampled, SampledOptions};
+use super::sampled::{SampledOptions, check_sampled};
 use super::{CheckInput, Method};
 use crate::ccd::{PipelineOptions, Statistics};
 use crate::certifier::certify::{CertifierStats, CertifyOptions};

@@ -4,8 +4,8 @@
 //! (radians, or metres for prismatic joints) between two checks. Sampling proves
 //! nothing between samples, so the verdict is `collision` or `uncertain`, never
 //! `collision_free`.
-use super::report::{ContactEvent, Report, Verdict};
 use super::CheckInput;
+use super::report::{ContactEvent, Report, Verdict};
 use crate::collision::{Body, StateChecker};
 use crate::math::Real;
 use std::time::Instant;
@@ -46,10 +46,8 @@ pub fn check_sampled(input: &CheckInput, options: &SampledOptions) -> Report {
     let steps: Vec<usize> = motion.segments.iter().map(|seg| seg.step_count(options.resolution)).collect();
     let total: usize = steps.iter().fold(1usize, |acc, n| acc.saturating_add(*n));
     if total > MAX_STATES {
-        let message = format!(
-            "the sampled method would check {total} states at --resolution {} (more than {MAX_STATES}); use a coarser resolution",
-            options.resolution
-        );
+        let message =
+            format!("the sampled method would check {total} states at --resolution {} (more than {MAX_STATES}); use a coarser resolution", options.resolution);
         return Report::invalid("sampled", options.tolerance, message);
     }
     // (time, segment index, local time) of every sample, in order.

@@ -10,10 +10,10 @@
 //! where other triangles are deeper there, the peak is refined again on those.
 use crate::collision::{Body, CollisionWorld};
 use crate::math::Real;
-use crate::motion::JointMotion;
 use crate::math::Vector3;
-use crate::query::penetration::voxel_map_depth::{voxel_map_penetration, voxel_map_penetration_cached, DepthCandidates};
-use crate::query::penetration::{deepest_features, features_penetration, shape_penetration, DepthFeatures, Penetration};
+use crate::motion::JointMotion;
+use crate::query::penetration::voxel_map_depth::{DepthCandidates, voxel_map_penetration, voxel_map_penetration_cached};
+use crate::query::penetration::{DepthFeatures, Penetration, deepest_features, features_penetration, shape_penetration};
 use crate::shape::Shape;
 use std::cell::RefCell;
 
@@ -64,7 +64,10 @@ pub fn contact_normal(world: &CollisionWorld, motion: &JointMotion, link: Body, 
         if t > to {
             break;
         }
-        let deepest = element_pairs(world, link, other).filter_map(|pair| pair_penetration_at(world, motion, pair, t)).filter(|p| p.depth > 0.0).max_by(|x, y| x.depth.total_cmp(&y.depth));
+        let deepest = element_pairs(world, link, other)
+            .filter_map(|pair| pair_penetration_at(world, motion, pair, t))
+            .filter(|p| p.depth > 0.0)
+            .max_by(|x, y| x.depth.total_cmp(&y.depth));
         // The depth's normal points from the link (A) towards the other body (B).
         if let Some(p) = deepest.filter(|p| p.normal.norm() > 0.5) {
             return Some(-p.normal.normalize());
@@ -76,7 +79,13 @@ pub fn contact_normal(world: &CollisionWorld, motion: &JointMotion, link: Body, 
 /// The depth of one element pair at `time` (0 when apart), and the triangles it comes
 /// from (`None` against a voxel map, whose (cube, triangle) candidates of earlier
 /// instants are reused while they hold).
-fn pair_depth_at(world: &CollisionWorld, motion: &JointMotion, (a, b): (usize, usize), time: Real, cache: &RefCell<Option<DepthCandidates>>) -> (Real, Option<DepthFeatures>) {
+fn pair_depth_at(
+    world: &CollisionWorld,
+    motion: &JointMotion,
+    (a, b): (usize, usize),
+    time: Real,
+    cache: &RefCell<Option<DepthCandidates>>,
+) -> (Real, Option<DepthFeatures>) {
     let poses = world.robot.link_poses(&motion.positions_at(time));
     let (ea, eb) = (&world.elements[a], &world.elements[b]);
     let (pa, pb) = (world.element_pose(ea, &poses), world.element_pose(eb, &poses));
@@ -111,9 +120,8 @@ pub fn max_depth_over(world: &CollisionWorld, motion: &JointMotion, a: Body, b: 
         let times: Vec<Real> = (0..=SAMPLES).map(|i| from + (to - from) * i as Real / SAMPLES as Real).collect();
         let samples: Vec<(Real, Option<DepthFeatures>)> = times.iter().map(|&t| depth(t)).collect();
         let depths: Vec<Real> = samples.iter().map(|s| s.0).collect();
-        let mut peaks: Vec<usize> = (0..depths.len())
-            .filter(|&k| depths[k] > 0.0 && (k == 0 || depths[k] > depths[k - 1]) && (k == SAMPLES || depths[k] >= depths[k + 1]))
-            .collect();
+        let mut peaks: Vec<usize> =
+            (0..depths.len()).filter(|&k| depths[k] > 0.0 && (k == 0 || depths[k] > depths[k - 1]) && (k == SAMPLES || depths[k] >= depths[k + 1])).collect();
         peaks.sort_by(|&x, &y| depths[y].total_cmp(&depths[x]));
         for k in peaks.into_iter().take(REFINED_PEAKS) {
             let (lo, hi) = (times[k.saturating_sub(1)], times[(k + 1).min(SAMPLES)]);

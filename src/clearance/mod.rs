@@ -15,7 +15,7 @@ mod support_tree;
 mod world_distance;
 
 pub use event_depth::{bodies_depth, body_named, contact_normal, max_depth_over};
-pub use min_clearance::{min_clearance, CellBounds, ClearanceOptions, ClearanceSearch, MinClearance};
-pub use split::{split_clearance, SplitClearance};
-pub use profile::{clearance_profile, pair_profiles, ClearanceSample, PairProfile};
-pub use world_distance::{checked_element_pairs, pair_distance, pair_distance_tracked, world_distance, ElementHulls, PairDistance};
+pub use min_clearance::{CellBounds, ClearanceOptions, ClearanceSearch, MinClearance, min_clearance};
+pub use profile::{ClearanceSample, PairProfile, clearance_profile, pair_profiles};
+pub use split::{SplitClearance, split_clearance};
+pub use world_distance::{ElementHulls, PairDistance, checked_element_pairs, pair_distance, pair_distance_tracked, world_distance};

@@ -84,7 +84,8 @@ pub fn pair_profiles(world: &CollisionWorld, motion: &JointMotion, count: usize,
     }
     times.sort_by(Real::total_cmp);
     times.dedup();
-    let mut profiles: Vec<PairProfile> = least.iter().map(|&((link, other), _)| PairProfile { link, other, samples: Vec::new(), least: Real::INFINITY }).collect();
+    let mut profiles: Vec<PairProfile> =
+        least.iter().map(|&((link, other), _)| PairProfile { link, other, samples: Vec::new(), least: Real::INFINITY }).collect();
     for &time in &times {
         let poses = world.robot.link_poses(&motion.positions_at(time));
         for profile in &mut profiles {

@@ -19,7 +19,8 @@ pub struct SplitClearance {
 /// Both clearances of the motion, the two searches side by side where there are cores
 /// for both (rayon).
 pub fn split_clearance(world: &CollisionWorld, motion: &JointMotion, options: &ClearanceOptions) -> SplitClearance {
-    let (to_world, to_self): (Vec<_>, Vec<_>) = checked_element_pairs(world).into_iter().partition(|&(_, b)| matches!(world.elements[b].body, Body::Obstacle(_)));
+    let (to_world, to_self): (Vec<_>, Vec<_>) =
+        checked_element_pairs(world).into_iter().partition(|&(_, b)| matches!(world.elements[b].body, Body::Obstacle(_)));
     let search = |pairs: Vec<(usize, usize)>| match pairs.is_empty() {
         true => None,
         false => ClearanceSearch::with_pairs(world, pairs).min_clearance_held(motion, options),

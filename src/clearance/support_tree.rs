@@ -57,7 +57,13 @@ impl SupportTree {
         self.nodes.push(Node { center, radius, start: start as u32, end: end as u32, children: None });
         if end - start > LEAF {
             let extent = hi - lo;
-            let axis = if extent.x >= extent.y && extent.x >= extent.z { 0 } else if extent.y >= extent.z { 1 } else { 2 };
+            let axis = if extent.x >= extent.y && extent.x >= extent.z {
+                0
+            } else if extent.y >= extent.z {
+                1
+            } else {
+                2
+            };
             let middle = (end - start) / 2;
             slice.select_nth_unstable_by(middle, |a, b| a[axis].total_cmp(&b[axis]));
             let left = self.build(start, start + middle);

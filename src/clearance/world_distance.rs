@@ -8,7 +8,7 @@
 //! boxes it is the answer.
 use crate::collision::{Body, CollisionWorld};
 use crate::math::{Isometry3, Point3, Real};
-use crate::query::closest_features::{closest_features_cached, ConvexPolyhedron, WarmStart};
+use crate::query::closest_features::{ConvexPolyhedron, WarmStart, closest_features_cached};
 use crate::query::distance::shape_distance;
 use crate::shape::Shape;
 use std::sync::OnceLock;
@@ -117,12 +117,7 @@ pub fn pair_distance(world: &CollisionWorld, (a, b): (usize, usize), link_poses:
 /// The closest of `pairs` with the links at `link_poses`, if closer than `cutoff`.
 pub fn world_distance(world: &CollisionWorld, pairs: &[(usize, usize)], link_poses: &[Isometry3], cutoff: Real) -> Option<PairDistance> {
     let boxes: Vec<_> = world.elements.iter().map(|e| e.body_obb.transformed_aabb(&body_pose(e.body, link_poses))).collect();
-    let mut ordered: Vec<(Real, (usize, usize))> = pairs
-        .iter()
-        .map(|&(a, b)| {
-            (boxes[a].distance(&boxes[b]), (a, b))
-        })
-        .collect();
+    let mut ordered: Vec<(Real, (usize, usize))> = pairs.iter().map(|&(a, b)| (boxes[a].distance(&boxes[b]), (a, b))).collect();
     ordered.sort_by(|x, y| x.0.total_cmp(&y.0));
     let mut best: Option<PairDistance> = None;
     let mut best_distance = cutoff;

@@ -1,11 +1,11 @@
 //! `ccd_guard check`.
-use ccd_guard::check::report::Report;
-use ccd_guard::check::clearance_plot::plot_clearance;
-use ccd_guard::clearance::pair_profiles;
-use ccd_guard::check::{check_trajectory, CheckOptions, CheckOutcome, InputFiles, Method};
-use ccd_guard::robot::resources::ResourceResolver;
 use super::emit;
 use super::moveit_input::load_input;
+use ccd_guard::check::clearance_plot::plot_clearance;
+use ccd_guard::check::report::Report;
+use ccd_guard::check::{CheckOptions, CheckOutcome, InputFiles, Method, check_trajectory};
+use ccd_guard::clearance::pair_profiles;
+use ccd_guard::robot::resources::ResourceResolver;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -106,7 +106,13 @@ pub fn run(args: CheckArgs) -> i32 {
         Ok(input) => input,
         Err(e) => return fail(&args, e.to_string()),
     };
-    let options = CheckOptions { method: args.method, tolerance: args.tolerance, resolution: args.resolution, first_only: args.first_only, min_clearance: args.min_clearance };
+    let options = CheckOptions {
+        method: args.method,
+        tolerance: args.tolerance,
+        resolution: args.resolution,
+        first_only: args.first_only,
+        min_clearance: args.min_clearance,
+    };
     let CheckOutcome { report, pipeline_stats: stats, certifier_stats } = check_trajectory(&input, &options);
     if let Some(path) = &args.plot {
         let profiles = pair_profiles(&input.world, &input.motion, PLOT_SAMPLES, PLOT_PAIRS);
@@ -135,7 +141,10 @@ pub fn run(args: CheckArgs) -> i32 {
                 emit(&stats.to_text());
             }
             if let Some(c) = &certifier_stats {
-                emit(&format!("certifier: {} time cells, {} node tests, {} orbit tests, deepest level {}\n", c.time_cells, c.node_tests, c.orbit_tests, c.deepest_level));
+                emit(&format!(
+                    "certifier: {} time cells, {} node tests, {} orbit tests, deepest level {}\n",
+                    c.time_cells, c.node_tests, c.orbit_tests, c.deepest_level
+                ));
             }
         }
     }

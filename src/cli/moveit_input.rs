@@ -12,13 +12,13 @@ use ccd_guard::check::inputs::load_robot;
 use ccd_guard::check::{CheckInput, InputFiles};
 use ccd_guard::collision::CollisionWorld;
 use ccd_guard::error::{InputError, InputResult};
-use ccd_guard::motion::{load_joint_state, parse_trajectory, JointState, Trajectory};
+use ccd_guard::motion::{JointState, Trajectory, load_joint_state, parse_trajectory};
 use ccd_guard::robot::resources::ResourceResolver;
 use ccd_guard::ros::guard::TrajectoryJob;
 use ccd_guard::ros::msg;
 use ccd_guard::ros::planning_scene::PlanningSceneState;
 use ccd_guard::ros::scene_text::parse_scene_text;
-use ccd_guard::scene::{load_scene, Scene};
+use ccd_guard::scene::{Scene, load_scene};
 use serde_norway::Value;
 use std::path::Path;
 
@@ -91,14 +91,20 @@ fn load_trajectory_any(path: &Path) -> InputResult<TrajectoryParts> {
 
 /// The world of a scene file: the contract's YAML, a PlanningScene echo or MoveIt's
 /// `.scene` text; with the robot state a PlanningScene gives.
-fn load_world(path: &Path, resolver: &ResourceResolver, robot: ccd_guard::robot::Robot, disabled: Option<Vec<ccd_guard::robot::srdf::DisabledPair>>) -> InputResult<(SceneWorld, Option<JointState>)> {
+fn load_world(
+    path: &Path,
+    resolver: &ResourceResolver,
+    robot: ccd_guard::robot::Robot,
+    disabled: Option<Vec<ccd_guard::robot::srdf::DisabledPair>>,
+) -> InputResult<(SceneWorld, Option<JointState>)> {
     let scene = if path.extension().is_some_and(|e| e == "scene") {
         let objects = parse_scene_text(&ccd_guard::error::read_text(path)?).map_err(|e| InputError::in_file(path, e))?;
         msg::PlanningScene { is_diff: true, world: msg::PlanningSceneWorld { collision_objects: objects, ..Default::default() }, ..Default::default() }
     } else {
         let text = first_document(&ccd_guard::error::read_text(path)?);
         let value: Value = serde_norway::from_str(&text).map_err(|e| malformed(path, "scene", e))?;
-        let is_message = value.get("objects").is_none() && ["world", "robot_state", "allowed_collision_matrix", "is_diff"].iter().any(|k| value.get(k).is_some());
+        let is_message =
+            value.get("objects").is_none() && ["world", "robot_state", "allowed_collision_matrix", "is_diff"].iter().any(|k| value.get(k).is_some());
         if !is_message {
             return Ok((SceneWorld::Plain(CollisionWorld::new(robot, load_scene(path, resolver)?, disabled.as_deref())), None));
         }

@@ -3,7 +3,7 @@
 use super::{Body, CollisionWorld};
 use crate::bounding_volume::Aabb;
 use crate::math::{Isometry3, Point3, Real};
-use crate::partitioning::broad_phase::{choose_broad_phase, BroadPhaseKind, SortAndSweep, UniformGrid};
+use crate::partitioning::broad_phase::{BroadPhaseKind, SortAndSweep, UniformGrid, choose_broad_phase};
 use crate::query::intersection::intersection_point;
 
 /// A touching pair in one configuration.

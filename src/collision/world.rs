@@ -1,8 +1,8 @@
 //! Robot plus scene, the list of collision elements, and the pair rules.
 use crate::bounding_volume::Obb;
 use crate::math::{Isometry3, Real};
-use crate::robot::srdf::DisabledPair;
 use crate::robot::Robot;
+use crate::robot::srdf::DisabledPair;
 use crate::scene::Scene;
 use crate::shape::Shape;
 
@@ -40,11 +40,7 @@ impl Element {
 fn placed_obb(obb: &Obb, pose: &Isometry3) -> Obb {
     let rotation = pose.rotation.to_rotation_matrix().into_inner();
     let size = obb.center.coords.abs().sum() + pose.translation.vector.abs().sum() + obb.half_extents.sum();
-    Obb {
-        center: pose * obb.center,
-        axes: rotation * obb.axes,
-        half_extents: obb.half_extents.add_scalar(16.0 * Real::EPSILON * size + Real::MIN_POSITIVE),
-    }
+    Obb { center: pose * obb.center, axes: rotation * obb.axes, half_extents: obb.half_extents.add_scalar(16.0 * Real::EPSILON * size + Real::MIN_POSITIVE) }
 }
 
 #[derive(Clone, Debug)]
@@ -101,9 +97,8 @@ impl CollisionWorld {
     /// Never checks the two named bodies against each other (MoveIt's allowed collision
     /// matrix): two links, or a link and an object. Returns false when a name is neither.
     pub fn allow_collision(&mut self, a: &str, b: &str) -> bool {
-        let body = |name: &str| {
-            self.robot.link_named(name).map(Body::Link).or_else(|| self.scene.objects.iter().position(|o| o.id == name).map(Body::Obstacle))
-        };
+        let body =
+            |name: &str| self.robot.link_named(name).map(Body::Link).or_else(|| self.scene.objects.iter().position(|o| o.id == name).map(Body::Obstacle));
         let n = self.robot.links.len();
         match (body(a), body(b)) {
             (Some(Body::Link(x)), Some(Body::Link(y))) => {

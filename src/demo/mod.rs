@@ -5,7 +5,7 @@ use crate::certifier::certify::CertifyOptions;
 use crate::check::certified_method::check_certified;
 use crate::check::measures::{add_clearance, add_penetration_depths};
 use crate::check::pipeline_method::check_pipeline;
-use crate::check::sampled::{check_sampled, SampledOptions};
+use crate::check::sampled::{SampledOptions, check_sampled};
 use crate::check::{CheckInput, Report};
 use crate::collision::CollisionWorld;
 use crate::error::InputResult;
@@ -80,7 +80,8 @@ pub fn run() -> InputResult<String> {
 fn render(rows: &[(&DemoCase, Report)]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "ccd_guard demo: 6-axis arm in a work cell (embedded robot, scene and trajectories)\n");
-    let _ = writeln!(s, "{:<9} {:<30} {:<9} {:<14} {:>10}  {:<26} {:<17} note", "case", "expected", "method", "verdict", "contact s", "pair", "clearance/depth");
+    let _ =
+        writeln!(s, "{:<9} {:<30} {:<9} {:<14} {:>10}  {:<26} {:<17} note", "case", "expected", "method", "verdict", "contact s", "pair", "clearance/depth");
     let _ = writeln!(s, "{}", "-".repeat(137));
     for (case, r) in rows {
         let toc = r.time_of_contact.map_or("-".to_string(), |t| format!("{t:.4}"));
@@ -99,18 +100,8 @@ fn render(rows: &[(&DemoCase, Report)]) -> String {
             (Some(clearance), _) => format!("clear {:.1} mm", clearance * 1e3),
             _ => "-".to_string(),
         };
-        let _ = writeln!(
-            s,
-            "{:<9} {:<30} {:<9} {:<14} {:>10}  {:<26} {:<17} {}",
-            case.name,
-            case.expected,
-            r.method,
-            r.verdict.name(),
-            toc,
-            pair,
-            measure,
-            note
-        );
+        let _ =
+            writeln!(s, "{:<9} {:<30} {:<9} {:<14} {:>10}  {:<26} {:<17} {}", case.name, case.expected, r.method, r.verdict.name(), toc, pair, measure, note);
     }
     let _ = writeln!(s, "\nsampled: discrete checks every 0.01 rad of the largest joint motion (what MoveIt does).");
     let _ = writeln!(s, "pipeline: continuous collision detection of Redon et al. (exact time of first contact).");

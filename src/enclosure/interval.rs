@@ -409,11 +409,7 @@ impl Mul<f64> for Interval {
         if !k.is_finite() || (!self.is_finite() && k == 0.0) {
             return Interval::ENTIRE;
         }
-        if k >= 0.0 {
-            Interval::sanitized(mul_down(self.lo, k), mul_up(self.hi, k))
-        } else {
-            Interval::sanitized(mul_down(self.hi, k), mul_up(self.lo, k))
-        }
+        if k >= 0.0 { Interval::sanitized(mul_down(self.lo, k), mul_up(self.hi, k)) } else { Interval::sanitized(mul_down(self.hi, k), mul_up(self.lo, k)) }
     }
 }
 

@@ -131,10 +131,7 @@ impl IntervalVector3 {
 
     /// The box `[lo, hi]` of the three intervals (exact).
     pub fn to_aabb(&self) -> Aabb {
-        Aabb::new(
-            Point3::new(self.0[0].lo, self.0[1].lo, self.0[2].lo),
-            Point3::new(self.0[0].hi, self.0[1].hi, self.0[2].hi),
-        )
+        Aabb::new(Point3::new(self.0[0].lo, self.0[1].lo, self.0[2].lo), Point3::new(self.0[0].hi, self.0[1].hi, self.0[2].hi))
     }
 
     /// A vector inside the box, near its centre.
@@ -211,9 +208,7 @@ impl IntervalMatrix3 {
 
     /// `{A M}` for an exact matrix `M`, rounded outwards (cheaper than [`Self::mul`]).
     pub fn mul_matrix(&self, m: &Matrix3) -> Self {
-        Self(std::array::from_fn(|i| {
-            std::array::from_fn(|j| dot_f64(self.row(i), [m[(0, j)], m[(1, j)], m[(2, j)]]))
-        }))
+        Self(std::array::from_fn(|i| std::array::from_fn(|j| dot_f64(self.row(i), [m[(0, j)], m[(1, j)], m[(2, j)]]))))
     }
 
     /// `{A v}` for every `A` in `self`, `v` in `v`, rounded outwards.
@@ -280,10 +275,7 @@ impl IntervalPose {
     /// Composition `self ∘ o` (apply `o` first): `R = R1 R2`, `t = R1 t2 + t1`, for every
     /// member of both sets, rounded outwards.
     pub fn mul(&self, o: &IntervalPose) -> IntervalPose {
-        IntervalPose {
-            rotation: self.rotation.mul(&o.rotation),
-            translation: self.rotation.mul_vector(&o.translation) + self.translation,
-        }
+        IntervalPose { rotation: self.rotation.mul(&o.rotation), translation: self.rotation.mul_vector(&o.translation) + self.translation }
     }
 
     /// Composition `self ∘ iso` with an exact pose (its f64 matrix, as in
@@ -322,11 +314,7 @@ impl IntervalPose {
         let bound = add_up(1.0, margin);
         let limit = Interval { lo: -bound, hi: bound };
         // [u]ₓ, the cross-product matrix.
-        let cross = [
-            [Interval::point(0.0), -u[2], u[1]],
-            [u[2], Interval::point(0.0), -u[0]],
-            [-u[1], u[0], Interval::point(0.0)],
-        ];
+        let cross = [[Interval::point(0.0), -u[2], u[1]], [u[2], Interval::point(0.0), -u[0]], [-u[1], u[0], Interval::point(0.0)]];
         let rotation = IntervalMatrix3(std::array::from_fn(|i| {
             std::array::from_fn(|j| {
                 let entry = if i == j {
@@ -374,10 +362,7 @@ impl IntervalPose {
     /// Every translation by `axis * d` (f64 axis, exact) with `d` in `distance`;
     /// identity rotation.
     pub fn translation_along(axis: &Vector3, distance: Interval) -> IntervalPose {
-        IntervalPose {
-            rotation: IntervalMatrix3::identity(),
-            translation: IntervalVector3([distance * axis.x, distance * axis.y, distance * axis.z]),
-        }
+        IntervalPose { rotation: IntervalMatrix3::identity(), translation: IntervalVector3([distance * axis.x, distance * axis.y, distance * axis.z]) }
     }
 
     /// The set widened by `rotation_margin` on every rotation entry and by

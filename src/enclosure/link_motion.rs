@@ -149,11 +149,7 @@ fn child_jet(parent: &LinkJet, origin: &Isometry3, kind: JointKind, axis: &Vecto
         JointKind::Revolute | JointKind::Continuous => {
             let rotation = IntervalPose::rotation_about(axis, value);
             let d_rotation = rotation_derivative(axis, value, rate);
-            LinkJet {
-                enclosure,
-                rotation_rate: add(&rotation_rate.mul(&rotation.rotation), &at_origin_rotation.mul(&d_rotation)),
-                translation_rate,
-            }
+            LinkJet { enclosure, rotation_rate: add(&rotation_rate.mul(&rotation.rotation), &at_origin_rotation.mul(&d_rotation)), translation_rate }
         }
         JointKind::Prismatic => {
             let slide = IntervalPose::translation_along(axis, value);
@@ -161,9 +157,7 @@ fn child_jet(parent: &LinkJet, origin: &Isometry3, kind: JointKind, axis: &Vecto
             LinkJet {
                 enclosure,
                 rotation_rate,
-                translation_rate: rotation_rate.mul_vector(&slide.translation)
-                    + IntervalVector3(direction.0.map(|x| x * rate))
-                    + translation_rate,
+                translation_rate: rotation_rate.mul_vector(&slide.translation) + IntervalVector3(direction.0.map(|x| x * rate)) + translation_rate,
             }
         }
     }

@@ -7,4 +7,4 @@ mod link_motion;
 
 pub use interval::Interval;
 pub use interval_pose::{AxisRotation, IntervalMatrix3, IntervalPose, IntervalVector3};
-pub use link_motion::{link_enclosures, link_jets, KinematicTree, LinkEnclosure, LinkJet};
+pub use link_motion::{KinematicTree, LinkEnclosure, LinkJet, link_enclosures, link_jets};

@@ -23,7 +23,9 @@ pub fn check_position_limits(robot: &Robot, motion: &JointMotion) -> InputResult
     for (k, q) in motion.waypoints.iter().enumerate() {
         for &(v, joint) in &limited {
             if outside(q[v], joint) {
-                return Err(InputError::new(format!("{} = {} is outside its limits [{}, {}]", joint.name, q[v], joint.lower, joint.upper)).at(format!("points[{k}]")));
+                return Err(
+                    InputError::new(format!("{} = {} is outside its limits [{}, {}]", joint.name, q[v], joint.lower, joint.upper)).at(format!("points[{k}]"))
+                );
             }
         }
     }

@@ -5,7 +5,7 @@ mod joint_motion;
 mod joint_state;
 mod trajectory_file;
 
-pub use joint_limits::{check_position_limits, velocity_warnings, POSITION_MARGIN};
+pub use joint_limits::{POSITION_MARGIN, check_position_limits, velocity_warnings};
 pub use joint_motion::{JointMotion, Segment};
-pub use joint_state::{load_joint_state, parse_joint_state, JointState};
-pub use trajectory_file::{load_trajectory, parse_trajectory, validate_trajectory, RawPoint, Trajectory, TrajectoryPoint};
+pub use joint_state::{JointState, load_joint_state, parse_joint_state};
+pub use trajectory_file::{RawPoint, Trajectory, TrajectoryPoint, load_trajectory, parse_trajectory, validate_trajectory};

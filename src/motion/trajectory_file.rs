@@ -137,8 +137,7 @@ pub fn validate_trajectory(joint_names: Vec<String>, raw_points: Vec<RawPoint>) 
         if let Some(prev) = points.last().map(|q: &TrajectoryPoint| q.time_from_start)
             && time_from_start <= prev
         {
-            return Err(InputError::new(format!("time_from_start {time_from_start} does not increase (previous point: {prev})"))
-                .at(field("time_from_start")));
+            return Err(InputError::new(format!("time_from_start {time_from_start} does not increase (previous point: {prev})")).at(field("time_from_start")));
         }
         points.push(TrajectoryPoint { positions, velocities, accelerations, time_from_start });
     }

@@ -118,10 +118,8 @@ fn descend(na: &Node, nb: &Node, a: u32, b: u32) -> Option<[(u32, u32); 2]> {
         (None, None) => None,
         (Some((l, r)), None) => Some([(l, b), (r, b)]),
         (None, Some((l, r))) => Some([(a, l), (a, r)]),
-        (Some((la, ra)), Some((lb, rb))) => Some(if na.aabb.extents().norm_squared() >= nb.aabb.extents().norm_squared() {
-            [(la, b), (ra, b)]
-        } else {
-            [(a, lb), (a, rb)]
-        }),
+        (Some((la, ra)), Some((lb, rb))) => {
+            Some(if na.aabb.extents().norm_squared() >= nb.aabb.extents().norm_squared() { [(la, b), (ra, b)] } else { [(a, lb), (a, rb)] })
+        }
     }
 }

@@ -7,4 +7,4 @@ pub use aabb_tree::AabbTree;
 pub use obb_tree::{NodeContent, ObbNode, ObbTree};
 pub mod broad_phase;
 
-pub use broad_phase::{brute_force_pairs, choose_broad_phase, overlapping_pairs, BroadPhaseKind, SortAndSweep, UniformGrid};
+pub use broad_phase::{BroadPhaseKind, SortAndSweep, UniformGrid, brute_force_pairs, choose_broad_phase, overlapping_pairs};

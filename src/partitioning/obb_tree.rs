@@ -52,11 +52,7 @@ impl ObbTree {
 
     /// Box of the whole mesh (a degenerate box at the origin for an empty mesh).
     pub fn root_obb(&self) -> Obb {
-        self.nodes.first().map(|n| n.obb).unwrap_or(Obb {
-            center: Point3::origin(),
-            axes: Matrix3::identity(),
-            half_extents: Vector3::zeros(),
-        })
+        self.nodes.first().map(|n| n.obb).unwrap_or(Obb { center: Point3::origin(), axes: Matrix3::identity(), half_extents: Vector3::zeros() })
     }
 
     fn build_node(&mut self, vertices: &[Point3], triangles: &[[u32; 3]], centroids: &[Point3], order: &mut [u32]) -> u32 {

@@ -124,7 +124,12 @@ pub fn separating_plane(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportM
 /// that fails to shorten the distance does not end the search at once: near a flat
 /// contact the support ties between a near and a far corner of a polygon, and the
 /// far one gains nothing while turning the direction so that the next support does.
-fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3, separation_exit: Option<Real>) -> Option<(Real, Point3, Point3, Real, Vector3)> {
+fn core_closest_points(
+    a: &dyn SupportMap,
+    b: &dyn SupportMap,
+    b_to_a: &Isometry3,
+    separation_exit: Option<Real>,
+) -> Option<(Real, Point3, Point3, Real, Vector3)> {
     let mut simplex: [Vertex; 4] = [support(a, b, b_to_a, &Vector3::x()); 4];
     let mut len = 1;
     let mut v = simplex[0].w;

@@ -169,12 +169,7 @@ fn segment_triangle_confirmed(p: &V, q: &V, t: &Tri) -> Option<V> {
     }
     let size = inf_norm(&(q - p)).max(triangles_size(t, t));
     let badness = |x: &V| distance_to_segment(x, p, q).max(distance_to_triangle(x, t));
-    [x, *p, *q]
-        .into_iter()
-        .map(|x| (badness(&x), x))
-        .filter(|(d, _)| *d <= TOUCH_REL * size)
-        .min_by(|u, v| u.0.total_cmp(&v.0))
-        .map(|(_, x)| x)
+    [x, *p, *q].into_iter().map(|x| (badness(&x), x)).filter(|(d, _)| *d <= TOUCH_REL * size).min_by(|u, v| u.0.total_cmp(&v.0)).map(|(_, x)| x)
 }
 
 /// [`segment_triangle_intersection`] without the metric confirmation; the flag says that
@@ -220,14 +215,7 @@ fn edge_triangle(p: &V, q: &V, dp: Real, dq: Real, t: &Tri, n: &V) -> Option<(V,
 
 /// Two closed triangles intersect iff an edge of one meets the other (the corners of
 /// their common polygon lie on edges). Used when some plane side is zero.
-fn edges_meet_triangles(
-    a: &Tri,
-    b: &Tri,
-    da: &[Real; 3],
-    db: &[Real; 3],
-    na: &V,
-    nb: &V,
-) -> Option<V> {
+fn edges_meet_triangles(a: &Tri, b: &Tri, da: &[Real; 3], db: &[Real; 3], na: &V, nb: &V) -> Option<V> {
     for k in 0..3 {
         let k1 = (k + 1) % 3;
         if let Some((p, _)) = edge_triangle(&a[k], &a[k1], da[k], da[k1], b, nb) {
@@ -242,9 +230,7 @@ fn edges_meet_triangles(
 
 /// The largest coordinate extent of an edge of either triangle.
 fn triangles_size(a: &Tri, b: &Tri) -> Real {
-    (0..3)
-        .map(|k| inf_norm(&(a[(k + 1) % 3] - a[k])).max(inf_norm(&(b[(k + 1) % 3] - b[k]))))
-        .fold(0.0, Real::max)
+    (0..3).map(|k| inf_norm(&(a[(k + 1) % 3] - a[k])).max(inf_norm(&(b[(k + 1) % 3] - b[k])))).fold(0.0, Real::max)
 }
 
 /// Keeps `p` if it lies in both triangles up to [`REFINE_REL`]; otherwise picks the
@@ -296,19 +282,13 @@ fn distance_to_triangle(x: &V, t: &Tri) -> Real {
     if inside {
         return (n.dot(&(x - t[0])) / n.norm()).abs();
     }
-    (0..3)
-        .map(|k| distance_to_segment(x, &t[k], &t[(k + 1) % 3]))
-        .fold(Real::INFINITY, Real::min)
+    (0..3).map(|k| distance_to_segment(x, &t[k], &t[(k + 1) % 3])).fold(Real::INFINITY, Real::min)
 }
 
 fn distance_to_segment(x: &V, p: &V, q: &V) -> Real {
     let d = q - p;
     let l = d.norm_squared();
-    let t = if l > 0.0 {
-        ((x - p).dot(&d) / l).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
+    let t = if l > 0.0 { ((x - p).dot(&d) / l).clamp(0.0, 1.0) } else { 0.0 };
     (x - (p + d * t)).norm()
 }
 
@@ -348,9 +328,7 @@ fn transversal(a: &Tri, b: &Tri, da: [Real; 3], db: [Real; 3]) -> Option<(V, boo
     let j = lerp(&a[0], &a[2], da[0] / (da[0] - da[2]));
     let k = lerp(&b[0], &b[1], db[0] / (db[0] - db[1]));
     let l = lerp(&b[0], &b[2], db[0] / (db[0] - db[2]));
-    let d = (a[1] - a[0])
-        .cross(&(a[2] - a[0]))
-        .cross(&(b[1] - b[0]).cross(&(b[2] - b[0])));
+    let d = (a[1] - a[0]).cross(&(a[2] - a[0])).cross(&(b[1] - b[0]).cross(&(b[2] - b[0])));
     let at = |p: &V| p.dot(&d);
     let lo = if at(&k) > at(&j) { k } else { j };
     let hi = if at(&l) < at(&i) { l } else { i };
@@ -452,9 +430,7 @@ fn segment_segment(p: &V, q: &V, r: &V, s: &V) -> Option<V> {
             let t = segment_segment_2d(&[p[a], p[b]], &[q[a], q[b]], &[r[a], r[b]], &[s[a], s[b]])?;
             Some(lerp(p, q, t))
         }
-        None => {
-            collinear_overlap(&p.array(), &q.array(), &r.array(), &s.array()).map(|t| lerp(p, q, t))
-        }
+        None => collinear_overlap(&p.array(), &q.array(), &r.array(), &s.array()).map(|t| lerp(p, q, t)),
     }
 }
 
@@ -474,21 +450,12 @@ fn segment_segment_2d(p: &[Real; 2], q: &[Real; 2], r: &[Real; 2], s: &[Real; 2]
     if d1 == 0.0 && d2 == 0.0 && d3 == 0.0 && d4 == 0.0 {
         return collinear_overlap(p, q, r, s);
     }
-    if d3 != d4 {
-        Some((d3 / (d3 - d4)).clamp(0.0, 1.0))
-    } else {
-        Some(0.0)
-    }
+    if d3 != d4 { Some((d3 / (d3 - d4)).clamp(0.0, 1.0)) } else { Some(0.0) }
 }
 
 /// Overlap of collinear segments, compared along the coordinate axis in which their
 /// common direction is largest. Returns the parameter on `[p, q]` of the overlap's middle.
-fn collinear_overlap<const D: usize>(
-    p: &[Real; D],
-    q: &[Real; D],
-    r: &[Real; D],
-    s: &[Real; D],
-) -> Option<Real> {
+fn collinear_overlap<const D: usize>(p: &[Real; D], q: &[Real; D], r: &[Real; D], s: &[Real; D]) -> Option<Real> {
     let mut axis = 0;
     let mut best = -1.0;
     for (x, y) in [(p, q), (r, s), (p, r), (p, s)] {
@@ -664,11 +631,7 @@ impl V {
     }
     #[inline]
     fn cross(&self, o: &V) -> V {
-        V::new(
-            self.y * o.z - self.z * o.y,
-            self.z * o.x - self.x * o.z,
-            self.x * o.y - self.y * o.x,
-        )
+        V::new(self.y * o.z - self.z * o.y, self.z * o.x - self.x * o.z, self.x * o.y - self.y * o.x)
     }
     #[inline]
     fn dot(&self, o: &V) -> Real {

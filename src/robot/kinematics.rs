@@ -21,10 +21,9 @@ impl Robot {
         let joint = &self.joints[j];
         match joint.kind {
             JointKind::Fixed => Isometry3::identity(),
-            JointKind::Revolute | JointKind::Continuous => Isometry3::from_parts(
-                Translation3::identity(),
-                UnitQuaternion::from_scaled_axis(joint.axis * value),
-            ),
+            JointKind::Revolute | JointKind::Continuous => {
+                Isometry3::from_parts(Translation3::identity(), UnitQuaternion::from_scaled_axis(joint.axis * value))
+            }
             JointKind::Prismatic => Isometry3::from_parts(Translation3::from(joint.axis * value), UnitQuaternion::identity()),
         }
     }

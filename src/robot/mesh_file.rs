@@ -14,16 +14,12 @@ pub fn load_mesh(resolver: &ResourceResolver, path: &Path, scale: Vector3) -> In
     }
     let loader = mesh_loader::Loader::default().merge_meshes(true);
     // The OBJ loader may look for material files beside the mesh; an absent one is not an error here.
-    let scene = loader
-        .load_from_slice(&bytes, path)
-        .map_err(|e| InputError::in_file(path, format!("cannot parse mesh: {e}")))?;
+    let scene = loader.load_from_slice(&bytes, path).map_err(|e| InputError::in_file(path, format!("cannot parse mesh: {e}")))?;
     let mut vertices = Vec::new();
     let mut triangles = Vec::new();
     for mesh in &scene.meshes {
         let base = vertices.len() as u32;
-        vertices.extend(mesh.vertices.iter().map(|v| {
-            Point3::new(v[0] as Real * scale.x, v[1] as Real * scale.y, v[2] as Real * scale.z)
-        }));
+        vertices.extend(mesh.vertices.iter().map(|v| Point3::new(v[0] as Real * scale.x, v[1] as Real * scale.y, v[2] as Real * scale.z)));
         triangles.extend(mesh.faces.iter().map(|f| [f[0] + base, f[1] + base, f[2] + base]));
     }
     TriMesh::new(vertices, triangles).map_err(|e| InputError::in_file(path, e))

@@ -21,9 +21,7 @@ pub struct ResourceResolver {
 }
 
 fn split_path_list(value: Option<std::ffi::OsString>) -> Vec<PathBuf> {
-    value
-        .map(|v| std::env::split_paths(&v).filter(|p| !p.as_os_str().is_empty()).collect())
-        .unwrap_or_default()
+    value.map(|v| std::env::split_paths(&v).filter(|p| !p.as_os_str().is_empty()).collect()).unwrap_or_default()
 }
 
 impl ResourceResolver {

@@ -39,9 +39,9 @@ pub fn parse_disabled_pairs(text: &str, path: &Path) -> InputResult<Vec<Disabled
     for node in root.children().filter(|n| n.has_tag_name("disable_collisions")) {
         let line = doc.text_pos_at(node.range().start).row;
         let attr = |name: &str| {
-            node.attribute(name).map(str::to_owned).ok_or_else(|| {
-                InputError::in_file(path, format!("<disable_collisions> lacks the attribute '{name}'")).at(format!("line {line}"))
-            })
+            node.attribute(name)
+                .map(str::to_owned)
+                .ok_or_else(|| InputError::in_file(path, format!("<disable_collisions> lacks the attribute '{name}'")).at(format!("line {line}")))
         };
         pairs.push(DisabledPair { link1: attr("link1")?, link2: attr("link2")?, reason: node.attribute("reason").map(str::to_owned) });
     }

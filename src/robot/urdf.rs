@@ -33,11 +33,7 @@ fn pose(p: &urdf_rs::Pose, what: &str) -> InputResult<Isometry3> {
 }
 
 fn positive(value: Real, what: &str) -> InputResult<Real> {
-    if value.is_finite() && value > 0.0 {
-        Ok(value)
-    } else {
-        Err(InputError::new(format!("must be a positive finite number, not {value}")).at(what))
-    }
+    if value.is_finite() && value > 0.0 { Ok(value) } else { Err(InputError::new(format!("must be a positive finite number, not {value}")).at(what)) }
 }
 
 fn build_robot(urdf: &urdf_rs::Robot, path: &Path, resolver: &ResourceResolver) -> InputResult<Robot> {
@@ -63,9 +59,7 @@ fn build_robot(urdf: &urdf_rs::Robot, path: &Path, resolver: &ResourceResolver) 
         links.push(Link { name: l.name.clone(), collision });
     }
 
-    let link_of = |name: &str, what: &str| {
-        link_index.get(name).copied().ok_or_else(|| InputError::new(format!("unknown link '{name}'")).at(what.to_string()))
-    };
+    let link_of = |name: &str, what: &str| link_index.get(name).copied().ok_or_else(|| InputError::new(format!("unknown link '{name}'")).at(what.to_string()));
     let mut joints = Vec::with_capacity(urdf.joints.len());
     let mut joint_index = HashMap::new();
     let mut has_parent = vec![false; links.len()];
@@ -123,9 +117,7 @@ fn build_robot(urdf: &urdf_rs::Robot, path: &Path, resolver: &ResourceResolver) 
     for (i, j) in urdf.joints.iter().enumerate() {
         if let Some(m) = &j.mimic {
             let what = format!("joint '{}' mimic", j.name);
-            let leader = *joint_index
-                .get(&m.joint)
-                .ok_or_else(|| InputError::new(format!("unknown leader joint '{}'", m.joint)).at(what.clone()))?;
+            let leader = *joint_index.get(&m.joint).ok_or_else(|| InputError::new(format!("unknown leader joint '{}'", m.joint)).at(what.clone()))?;
             let multiplier = m.multiplier.unwrap_or(1.0);
             let offset = m.offset.unwrap_or(0.0);
             if !multiplier.is_finite() || !offset.is_finite() {
@@ -192,8 +184,9 @@ fn assign_variables(joints: &mut [Joint]) -> InputResult<Vec<usize>> {
         if let Some(m) = joints[i].mimic.clone() {
             let leader = &joints[m.leader];
             if leader.mimic.is_some() || leader.kind == JointKind::Fixed {
-                return Err(InputError::new(format!("mimics '{}', which is not an independent moving joint", leader.name))
-                    .at(format!("joint '{}'", joints[i].name)));
+                return Err(
+                    InputError::new(format!("mimics '{}', which is not an independent moving joint", leader.name)).at(format!("joint '{}'", joints[i].name))
+                );
             }
             joints[i].variable = leader.variable;
         }

@@ -73,8 +73,12 @@ impl RosArguments {
                 "-e" | "--enclave" | "--log-config-file" | "--log-file-name" => {
                     value(arg)?;
                 }
-                "--enable-rosout-logs" | "--disable-rosout-logs" | "--enable-stdout-logs" | "--disable-stdout-logs"
-                | "--enable-external-lib-logs" | "--disable-external-lib-logs" => {}
+                "--enable-rosout-logs"
+                | "--disable-rosout-logs"
+                | "--enable-stdout-logs"
+                | "--disable-stdout-logs"
+                | "--enable-external-lib-logs"
+                | "--disable-external-lib-logs" => {}
                 other => return Err(format!("unknown ROS argument '{other}'")),
             }
         }

@@ -1,10 +1,10 @@
 //! CDR (little endian, with the 4-byte encapsulation header) as the node's transport
 //! writes and reads it: RustDDS's serde adapters, the code ros2-client runs.
 use ros2_client::dds::rustdds::{
-    no_key::{DeserializerAdapter, SerializerAdapter},
     CDRDeserializerAdapter, CDRSerializerAdapter, RepresentationIdentifier,
+    no_key::{DeserializerAdapter, SerializerAdapter},
 };
-use serde::{de::DeserializeOwned, Serialize};
+use serde::{Serialize, de::DeserializeOwned};
 
 /// The encapsulation header of little-endian plain CDR (XCDR1).
 const CDR_LE: [u8; 4] = [0x00, 0x01, 0x00, 0x00];

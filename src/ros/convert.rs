@@ -4,7 +4,7 @@ use super::msg;
 use crate::check::Report;
 use crate::error::InputError;
 use crate::math::{Isometry3, Point3};
-use crate::motion::{validate_trajectory, JointState, RawPoint, Trajectory};
+use crate::motion::{JointState, RawPoint, Trajectory, validate_trajectory};
 use crate::scene::{pose_from_parts, solid_primitive};
 use crate::shape::{Shape, TriMesh};
 use std::sync::Arc;

@@ -38,7 +38,11 @@ impl Discovery {
         let localhost_only = var("ROS_LOCALHOST_ONLY").is_some_and(|v| v.trim() == "1");
         let range = match var("ROS_AUTOMATIC_DISCOVERY_RANGE").map(|v| v.trim().to_ascii_uppercase()).as_deref() {
             None | Some("") | Some("SYSTEM_DEFAULT") => {
-                if localhost_only { DiscoveryRange::Localhost } else { DiscoveryRange::Subnet }
+                if localhost_only {
+                    DiscoveryRange::Localhost
+                } else {
+                    DiscoveryRange::Subnet
+                }
             }
             Some("LOCALHOST") => DiscoveryRange::Localhost,
             Some("OFF") => DiscoveryRange::Off,

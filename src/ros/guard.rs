@@ -6,12 +6,12 @@ use super::markers::contact_markers;
 use super::msg;
 use super::parameters::NodeParameters;
 use super::planning_scene::PlanningSceneState;
-use crate::check::{check_trajectory, CheckInput, CheckOptions, Method, Report};
+use crate::check::{CheckInput, CheckOptions, Method, Report, check_trajectory};
 use crate::collision::{CollisionWorld, StateChecker};
 use crate::motion::{JointMotion, JointState, Trajectory};
 use crate::robot::resources::ResourceResolver;
 use crate::robot::{srdf, urdf};
-use crate::scene::{load_scene, Scene};
+use crate::scene::{Scene, load_scene};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -37,14 +37,26 @@ pub struct TrajectoryJob {
 
 impl TrajectoryJob {
     pub fn from_joint_trajectory(source: &str, trajectory: msg::JointTrajectory) -> Self {
-        Self { source: source.into(), stamp: trajectory.header.stamp, parts: vec![trajectory], start_state: None, multi_dof_joints: Vec::new(), attached: Vec::new(), method: None }
+        Self {
+            source: source.into(),
+            stamp: trajectory.header.stamp,
+            parts: vec![trajectory],
+            start_state: None,
+            multi_dof_joints: Vec::new(),
+            attached: Vec::new(),
+            method: None,
+        }
     }
 
     /// move_group's `DisplayTrajectory`: its parts in order, from `trajectory_start`.
     pub fn from_display_trajectory(source: &str, display: msg::DisplayTrajectory) -> Self {
         let stamp = display.trajectory.first().map(|t| t.joint_trajectory.header.stamp).unwrap_or_default();
-        let multi_dof_joints =
-            display.trajectory.iter().filter(|t| !t.multi_dof_joint_trajectory.points.is_empty()).flat_map(|t| t.multi_dof_joint_trajectory.joint_names.clone()).collect();
+        let multi_dof_joints = display
+            .trajectory
+            .iter()
+            .filter(|t| !t.multi_dof_joint_trajectory.points.is_empty())
+            .flat_map(|t| t.multi_dof_joint_trajectory.joint_names.clone())
+            .collect();
         let start = display.trajectory_start.joint_state;
         Self {
             source: source.into(),
@@ -124,7 +136,14 @@ impl Guard {
     /// `invalid` and says why, until `robot_description` brings one.
     pub fn new(params: NodeParameters) -> Self {
         let resolver = ResourceResolver::from_env(params.package_dirs.clone());
-        let mut guard = Self { params, resolver, scene: Err("no robot description yet (parameter robot_description or urdf_file, or the robot_description topic)".into()), world: None, current_state_colliding: None, injected_panic: None };
+        let mut guard = Self {
+            params,
+            resolver,
+            scene: Err("no robot description yet (parameter robot_description or urdf_file, or the robot_description topic)".into()),
+            world: None,
+            current_state_colliding: None,
+            injected_panic: None,
+        };
         let urdf_text = match (&guard.params.robot_description, &guard.params.urdf_file) {
             (Some(text), _) => Some((text.clone(), PathBuf::from("robot_description"))),
             (None, Some(uri)) => match guard.read_uri(uri) {
@@ -388,4 +407,3 @@ impl Guard {
         convert::verdict(report, header, source, stamp)
     }
 }
-

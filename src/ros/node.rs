@@ -2,22 +2,22 @@
 //! graph. One thread does all DDS I/O and never waits on a check; a worker thread
 //! ([`Worker`]) runs the [`Guard`] over the [`WorkQueue`] and hands back what to send.
 use super::arguments::RosArguments;
-use super::discovery::{Discovery, DiscoveryRange};
 use super::convert;
+use super::discovery::{Discovery, DiscoveryRange};
 use super::gate::{GateWork, Relay};
 use super::guard::{Guard, TrajectoryJob};
-use super::worker::{Output, Queue, Request, Update, Worker};
 use super::msg::{self, RosMessage};
 use super::names::NodeNames;
 use super::parameters::NodeParameters;
 use super::work_queue::{Pushed, Work, WorkQueue};
-use ros2_client::dds::rustdds::mio1::{Events, Interest, Poll, Token, Waker};
+use super::worker::{Output, Queue, Request, Update, Worker};
 use ros2_client::dds::rustdds::DomainParticipantBuilder;
+use ros2_client::dds::rustdds::mio1::{Events, Interest, Poll, Token, Waker};
 use ros2_client::qos::{Durability, History, WhenFull};
 use ros2_client::{Context, MessageTypeName, Name, Node, NodeName, NodeOptions, Publisher, QosProfile, Server, ServiceMapping, ServiceTypeName, Subscription};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// The node's default name.
@@ -49,7 +49,14 @@ fn start(args: &[String]) -> Result<(), String> {
     let queue: Arc<Queue> = Arc::new(WorkQueue::new(params.queue_size));
     let mut transport = Transport::new(&names, &discovery, &params)?;
     let guard = Guard::new(params);
-    log::info!("ready: {} on domain {} ({:?} discovery); {}; {}", names.fully_qualified(), discovery.domain_id, discovery.range, guard.summary(), transport.describe());
+    log::info!(
+        "ready: {} on domain {} ({:?} discovery); {}; {}",
+        names.fully_qualified(),
+        discovery.domain_id,
+        discovery.range,
+        guard.summary(),
+        transport.describe()
+    );
     let (outputs, received) = mpsc::channel();
     let waker = Arc::new(Waker::new(transport.poll.registry(), WAKE).map_err(|e| e.to_string())?);
     let worker = {
@@ -139,7 +146,10 @@ impl Transport {
         let node_name = NodeName::new(&names.namespace, &names.name).map_err(|e| format!("node name: {e:?}"))?;
         let mut node = context.new_node(node_name, NodeOptions::new().enable_rosout(true)).map_err(|e| format!("node: {e:?}"))?;
         let qos = default_qos();
-        let latched = QosProfile::publisher_default().reliability_reliable(WhenFull::DEFAULT).durability(Durability::TransientLocal).history(History::KeepLast { depth: 1 });
+        let latched = QosProfile::publisher_default()
+            .reliability_reliable(WhenFull::DEFAULT)
+            .durability(Durability::TransientLocal)
+            .history(History::KeepLast { depth: 1 });
         let mut topic_names = Vec::new();
         let mut subscribe = |node: &mut Node, topic: &str, type_package: &str, type_name: &str, qos: &QosProfile| -> Result<_, String> {
             let resolved = names.resolve(topic)?;
@@ -319,7 +329,9 @@ impl Transport {
         for _ in 0..TAKE_LIMIT {
             match self.check_trajectory.receive_request() {
                 Ok(Some((id, request))) => {
-                    if let (Pushed::Refused, Some(Work::Call(Request::Service(id, _)))) = queue.push(Work::Call(Request::Service(id, TrajectoryJob::from_request(request)))) {
+                    if let (Pushed::Refused, Some(Work::Call(Request::Service(id, _)))) =
+                        queue.push(Work::Call(Request::Service(id, TrajectoryJob::from_request(request))))
+                    {
                         let verdict = convert::invalid_verdict("check_trajectory", &self.check_options, "busy: the queue is full of service calls".into());
                         self.respond(id, verdict);
                     }
@@ -382,7 +394,9 @@ fn gate_actions(names: &NodeNames, params: &NodeParameters) -> Result<Vec<(Strin
     params
         .gate_controllers
         .iter()
-        .map(|c| Ok((c.clone(), names.resolve(&format!("~/{c}/follow_joint_trajectory"))?, names.resolve(&format!("{namespace}/{c}/follow_joint_trajectory"))?)))
+        .map(|c| {
+            Ok((c.clone(), names.resolve(&format!("~/{c}/follow_joint_trajectory"))?, names.resolve(&format!("{namespace}/{c}/follow_joint_trajectory"))?))
+        })
         .collect()
 }
 

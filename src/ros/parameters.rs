@@ -1,8 +1,8 @@
 //! The node's parameters: ROS params files (`--params-file`, the format `ros2 launch`
 //! writes), then `-p name:=value`, each later source overriding an earlier one.
 use super::arguments::RosArguments;
-use super::names::NodeNames;
 use super::gate::GateOptions;
+use super::names::NodeNames;
 use crate::check::{CheckOptions, Method};
 use serde_norway::Value;
 use std::collections::BTreeMap;
@@ -156,7 +156,11 @@ impl NodeParameters {
                         return Err(format!("parameter 'gate_controllers': '{n}' is not a controller name (letters, digits, '_' and '/')"));
                     }
                     if let Some((k, n)) = names.iter().enumerate().find(|(k, n)| names[..*k].contains(n)) {
-                        return Err(format!("parameter 'gate_controllers': '{n}' is named twice (entries {} and {})", names.iter().position(|m| m == n).unwrap_or(0) + 1, k + 1));
+                        return Err(format!(
+                            "parameter 'gate_controllers': '{n}' is named twice (entries {} and {})",
+                            names.iter().position(|m| m == n).unwrap_or(0) + 1,
+                            k + 1
+                        ));
                     }
                     p.gate_controllers = names;
                 }

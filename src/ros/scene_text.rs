@@ -151,7 +151,10 @@ fn read_shape(words: &mut Words, object: &mut CollisionObject) -> Result<(), Str
                 let mut vertex_indices = [0u32; 3];
                 for index in &mut vertex_indices {
                     let i = words.count("a mesh vertex index")?;
-                    *index = u32::try_from(i).ok().filter(|&i| (i as usize) < v).ok_or_else(|| format!("line {}: vertex index {i} of '{id}' is not below {v}", words.line()))?;
+                    *index = u32::try_from(i)
+                        .ok()
+                        .filter(|&i| (i as usize) < v)
+                        .ok_or_else(|| format!("line {}: vertex index {i} of '{id}' is not below {v}", words.line()))?;
                 }
                 mesh.triangles.push(MeshTriangle { vertex_indices });
             }

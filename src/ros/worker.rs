@@ -13,7 +13,7 @@ use super::guard::{CheckResult, Guard, TrajectoryJob};
 use super::msg::{self, FollowJointTrajectoryResult};
 use super::work_queue::{Work, WorkQueue};
 use std::collections::BTreeMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
 /// What changes the worker's state, applied in arrival order: the scene, and the gated
@@ -124,19 +124,25 @@ impl Worker {
                     Ok(Some(verdict)) => send(Output::Verdict(CheckResult { verdict, markers: None })),
                     Ok(None) => {}
                     // Scene input that cannot be taken in: said on ~/verdict too.
-                    Err(e) if what != "joint_states" => send(Output::Verdict(CheckResult { verdict: convert::invalid_verdict(what, &guard.parameters().check, e), markers: None })),
+                    Err(e) if what != "joint_states" => {
+                        send(Output::Verdict(CheckResult { verdict: convert::invalid_verdict(what, &guard.parameters().check, e), markers: None }))
+                    }
                     Err(e) => log::warn!("{what}: {e}"),
                 }
                 what != "joint_states"
             }
             Work::Trajectory(job) => {
-                let result = contained(&job.source, || guard.check(&job)).unwrap_or_else(|internal| CheckResult { verdict: convert::invalid_verdict(&job.source, &guard.parameters().check, internal), markers: None });
+                let result = contained(&job.source, || guard.check(&job)).unwrap_or_else(|internal| CheckResult {
+                    verdict: convert::invalid_verdict(&job.source, &guard.parameters().check, internal),
+                    markers: None,
+                });
                 send(Output::Verdict(result));
                 false
             }
             Work::Call(Request::Service(id, job)) => {
                 let verdict = match job {
-                    Ok(job) => contained("check_trajectory", || guard.check(&job).verdict).unwrap_or_else(|internal| convert::invalid_verdict("check_trajectory", &guard.parameters().check, internal)),
+                    Ok(job) => contained("check_trajectory", || guard.check(&job).verdict)
+                        .unwrap_or_else(|internal| convert::invalid_verdict("check_trajectory", &guard.parameters().check, internal)),
                     Err(e) => convert::invalid_verdict("check_trajectory", &guard.parameters().check, e),
                 };
                 send(Output::Response(id, verdict));
@@ -150,8 +156,14 @@ impl Worker {
                         send(Output::GoalDecided(goal.key, checked.decision));
                     }
                     Err(internal) => {
-                        let refusal = FollowJointTrajectoryResult { error_code: FollowJointTrajectoryResult::INVALID_GOAL, error_string: format!("ccd_guard: {internal}") };
-                        send(Output::Verdict(CheckResult { verdict: convert::invalid_verdict(&goal.source, &guard.parameters().check, internal), markers: None }));
+                        let refusal = FollowJointTrajectoryResult {
+                            error_code: FollowJointTrajectoryResult::INVALID_GOAL,
+                            error_string: format!("ccd_guard: {internal}"),
+                        };
+                        send(Output::Verdict(CheckResult {
+                            verdict: convert::invalid_verdict(&goal.source, &guard.parameters().check, internal),
+                            markers: None,
+                        }));
                         send(Output::GoalDecided(goal.key, GateDecision::Refuse(refusal)));
                     }
                 }
@@ -172,7 +184,8 @@ impl Worker {
         for (key, (goal, start)) in &self.running {
             let elapsed = Instant::now().saturating_duration_since(*start).as_secs_f64();
             let guard = &mut self.guard;
-            let reason = contained(&goal.source, || guard.recheck_execution(goal, elapsed, &options)).unwrap_or_else(|internal| Some(format!("ccd_guard: {internal} (re-checking the rest of the motion)")));
+            let reason = contained(&goal.source, || guard.recheck_execution(goal, elapsed, &options))
+                .unwrap_or_else(|internal| Some(format!("ccd_guard: {internal} (re-checking the rest of the motion)")));
             if let Some(reason) = reason {
                 send(Output::StopGoal(*key, reason));
                 stopped.push(*key);
@@ -188,7 +201,11 @@ impl Worker {
 /// with `what` it was working on.
 fn contained<T>(what: &str, f: impl FnOnce() -> T) -> Result<T, String> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
-        let message = payload.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| payload.downcast_ref::<String>().cloned()).unwrap_or_else(|| "a panic without a message".into());
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".into());
         log::error!("{what}: internal error: {message}; the node goes on serving");
         format!("internal error: {message}")
     })

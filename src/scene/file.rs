@@ -1,9 +1,9 @@
 //! Scene files (YAML) as in the contract: `moveit_msgs/CollisionObject` with
 //! `shape_msgs/SolidPrimitive` dimension conventions.
+use super::object_parts::{PoseError, pose_from_parts, solid_primitive};
+use super::octomap_stream::voxel_map_from_bytes;
 use super::{Obstacle, Scene};
 use crate::error::{InputError, InputResult};
-use super::object_parts::{pose_from_parts, solid_primitive, PoseError};
-use super::octomap_stream::voxel_map_from_bytes;
 use crate::math::{Isometry3, Real, Vector3};
 use crate::robot::resources::ResourceResolver;
 use crate::shape::{Shape, VoxelMap};
@@ -75,7 +75,8 @@ pub fn parse_scene(text: &str, path: &Path, resolver: &ResourceResolver) -> Inpu
 fn object_shape(entry: &ObjectEntry, what: &str, path: &Path, resolver: &ResourceResolver) -> InputResult<Shape> {
     if entry.kind == "octomap" {
         let uri = entry.file.as_ref().ok_or_else(|| InputError::new("an octomap object needs 'file' (its .bt or .ot file)").at(what.to_string()))?;
-        if let Some(field) = [("dimensions", entry.dimensions.is_some()), ("mesh", entry.mesh.is_some()), ("scale", entry.scale.is_some())].iter().find(|f| f.1) {
+        if let Some(field) = [("dimensions", entry.dimensions.is_some()), ("mesh", entry.mesh.is_some()), ("scale", entry.scale.is_some())].iter().find(|f| f.1)
+        {
             return Err(InputError::new(format!("an octomap object takes no '{}' (only 'file' and 'pose')", field.0)).at(format!("{what}.{}", field.0)));
         }
         let map_path = resolver.resolve(uri, path).map_err(|e| InputError::new(e).at(format!("{what}.file")))?;
@@ -107,4 +108,3 @@ fn load_octomap(resolver: &ResourceResolver, path: &Path) -> InputResult<VoxelMa
     let bytes = resolver.read(path)?;
     voxel_map_from_bytes(&bytes).map_err(|e| InputError::in_file(path, format!("cannot read octomap: {e}")))
 }
-

@@ -35,7 +35,7 @@
 //! stream, one per five bytes of a full one); the `size` header is checked, never trusted for
 //! allocation. The walk keeps an explicit stack of at most 17 nodes.
 use crate::math::Real;
-use crate::shape::{Voxel, VoxelMap, VoxelMapError, TREE_DEPTH};
+use crate::shape::{TREE_DEPTH, Voxel, VoxelMap, VoxelMapError};
 use std::path::{Path, PathBuf};
 
 /// The first line of a binary (`.bt`) file (`AbstractOccupancyOcTree::binaryFileHeader`).
@@ -376,11 +376,7 @@ mod tests {
         assert_eq!(tree.bytes, 6);
         let mut voxels = tree.voxels;
         voxels.sort();
-        let mut expected = vec![
-            voxel([32768, 0, 0], 15),
-            voxel([16384, 16384, 32768 + 16384], 14),
-            voxel([0, 0, 32768], 13),
-        ];
+        let mut expected = vec![voxel([32768, 0, 0], 15), voxel([16384, 16384, 32768 + 16384], 14), voxel([0, 0, 32768], 13)];
         expected.sort();
         assert_eq!(voxels, expected);
         // Trailing bytes are ignored, as octomap leaves them unread.
@@ -444,7 +440,8 @@ mod tests {
     fn octomap_file_headers() {
         let body = [0b0000_1000u8, 0];
         let file = |head: &str| [head.as_bytes(), &body[..]].concat();
-        let head = "# Octomap OcTree binary file\n# (feel free to add / change comments, but leave the first line as it is!)\n#\nid OcTree\nsize 2\nres 0.05\ndata\n";
+        let head =
+            "# Octomap OcTree binary file\n# (feel free to add / change comments, but leave the first line as it is!)\n#\nid OcTree\nsize 2\nres 0.05\ndata\n";
         let map = voxel_map_from_bytes(&file(head)).unwrap();
         assert_eq!((map.resolution(), map.voxels()), (0.05, &[voxel([32768, 0, 0], 15)][..]));
         let odd = "# Octomap OcTree binary file\r\n  res   0.1 id 1\n# comment data\nfoo bar baz\nsize\n2 data trailing words\n";
@@ -454,9 +451,15 @@ mod tests {
             ("# Octomap OcTree binary file\nid ColorOcTree\nsize 2\nres 0.05\ndata\n", OctomapError::UnknownId("ColorOcTree".into())),
             ("# Octomap OcTree binary file\nid OcTree\nsize 2\nres 0\ndata\n", OctomapError::BadResolution(0.0)),
             ("# Octomap OcTree binary file\nid OcTree\nsize 2\nres inf\ndata\n", OctomapError::BadResolution(f64::INFINITY)),
-            ("# Octomap OcTree binary file\nid OcTree\nsize two\nres 0.05\ndata\n", OctomapError::BadHeader { line: 3, message: "size 'two' is not a node count".into() }),
+            (
+                "# Octomap OcTree binary file\nid OcTree\nsize two\nres 0.05\ndata\n",
+                OctomapError::BadHeader { line: 3, message: "size 'two' is not a node count".into() },
+            ),
             ("# Octomap OcTree binary file\nsize 2\nres 0.05\ndata\n", OctomapError::BadHeader { line: 4, message: "no 'id' before 'data'".into() }),
-            ("# Octomap OcTree binary file\nid OcTree\nsize 2\nres 0.05\n", OctomapError::BadHeader { line: 5, message: "the header ends without its 'data' line".into() }),
+            (
+                "# Octomap OcTree binary file\nid OcTree\nsize 2\nres 0.05\n",
+                OctomapError::BadHeader { line: 5, message: "the header ends without its 'data' line".into() },
+            ),
         ];
         for (head, error) in errors {
             let found = voxel_map_from_bytes(&file(head)).unwrap_err();

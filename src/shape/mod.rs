@@ -10,9 +10,9 @@ mod trimesh;
 mod voxel_map;
 
 pub use primitives::{Ball, Capsule, Cone, Cuboid, Cylinder};
-pub use support_map::{support_aabb, SupportMap, TriangleShape};
+pub use support_map::{SupportMap, TriangleShape, support_aabb};
 pub use trimesh::{MeshHull, TriMesh};
-pub use voxel_map::{placed_aabb, Voxel, VoxelMap, VoxelMapError, VoxelNodeContent, KEY_CENTRE, TREE_DEPTH};
+pub use voxel_map::{KEY_CENTRE, TREE_DEPTH, Voxel, VoxelMap, VoxelMapError, VoxelNodeContent, placed_aabb};
 
 use crate::bounding_volume::{Aabb, Obb};
 use crate::math::{Point3, Real};

@@ -73,11 +73,7 @@ impl SupportMap for Cylinder {
     fn core_support(&self, d: &Vector3) -> Point3 {
         let r = (d.x * d.x + d.y * d.y).sqrt();
         let z = sign(d.z) * self.half_height;
-        if r > 0.0 {
-            Point3::new(d.x * self.radius / r, d.y * self.radius / r, z)
-        } else {
-            Point3::new(0.0, 0.0, z)
-        }
+        if r > 0.0 { Point3::new(d.x * self.radius / r, d.y * self.radius / r, z) } else { Point3::new(0.0, 0.0, z) }
     }
 }
 
@@ -85,11 +81,7 @@ impl SupportMap for Cone {
     fn core_support(&self, d: &Vector3) -> Point3 {
         let apex = Point3::new(0.0, 0.0, self.half_height);
         let r = (d.x * d.x + d.y * d.y).sqrt();
-        let rim = if r > 0.0 {
-            Point3::new(d.x * self.radius / r, d.y * self.radius / r, -self.half_height)
-        } else {
-            Point3::new(0.0, 0.0, -self.half_height)
-        };
+        let rim = if r > 0.0 { Point3::new(d.x * self.radius / r, d.y * self.radius / r, -self.half_height) } else { Point3::new(0.0, 0.0, -self.half_height) };
         if apex.coords.dot(d) >= rim.coords.dot(d) { apex } else { rim }
     }
 }
@@ -121,4 +113,3 @@ impl SupportMap for Aabb {
         )
     }
 }
-

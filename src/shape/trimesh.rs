@@ -214,11 +214,7 @@ fn reduced_hull(points: &[Point3]) -> (Vec<Point3>, Real) {
 fn topology(vertices: &[Point3], triangles: &[[u32; 3]]) -> (Vec<u32>, bool) {
     let key = |p: &Point3| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()];
     let mut welded: HashMap<[u64; 3], u32> = HashMap::new();
-    let canonical: Vec<u32> = vertices
-        .iter()
-        .enumerate()
-        .map(|(i, p)| *welded.entry(key(p)).or_insert(i as u32))
-        .collect();
+    let canonical: Vec<u32> = vertices.iter().enumerate().map(|(i, p)| *welded.entry(key(p)).or_insert(i as u32)).collect();
     let mut parent: Vec<u32> = (0..vertices.len() as u32).collect();
     fn find(parent: &mut [u32], mut x: u32) -> u32 {
         while parent[x as usize] != x {

@@ -10,8 +10,8 @@
 //!
 //! Memory: 8 bytes per leaf and 16 per hierarchy node (2 nodes per leaf), 40 bytes per
 //! occupied leaf in all.
-use crate::bounding_volume::{Aabb, Obb};
 use super::{Cuboid, SupportMap};
+use crate::bounding_volume::{Aabb, Obb};
 use crate::math::{Isometry3, Point3, Real, Vector3};
 
 /// The key of the map's centre (octomap's `tree_max_val`).
@@ -111,11 +111,8 @@ impl VoxelMap {
         self.fill(children, from, middle);
         self.fill(children + 1, middle, to);
         let (l, r) = (self.nodes[children], self.nodes[children + 1]);
-        self.nodes[index] = VoxelNode {
-            min: std::array::from_fn(|k| l.min[k].min(r.min[k])),
-            max: std::array::from_fn(|k| l.max[k].max(r.max[k])),
-            content: children as u32,
-        };
+        self.nodes[index] =
+            VoxelNode { min: std::array::from_fn(|k| l.min[k].min(r.min[k])), max: std::array::from_fn(|k| l.max[k].max(r.max[k])), content: children as u32 };
     }
 
     pub fn resolution(&self) -> Real {

@@ -103,11 +103,7 @@ impl ClearanceSearch<'_> {
         }
         // A mesh: GJK's separating plane against its vertices' hull.
         let plane = gjk::separating_plane(&self.support(a), &pose_a, &self.support(b), &pose_b);
-        if plane.gap > 0.0 {
-            Probe { lower: plane.gap, exact: None, normal: Some(plane.normal) }
-        } else {
-            Probe { lower: 0.0, exact: None, normal: None }
-        }
+        if plane.gap > 0.0 { Probe { lower: plane.gap, exact: None, normal: Some(plane.normal) } } else { Probe { lower: 0.0, exact: None, normal: None } }
     }
 
     /// Element `e`'s shape as a support map.
@@ -242,7 +238,9 @@ impl ClearanceSearch<'_> {
         let world = self.world;
         let scale: Real = [a, b]
             .iter()
-            .map(|&e| world.element_pose(&world.elements[e], poses).translation.vector.abs().sum() + self.balls[e].center.coords.abs().sum() + self.balls[e].radius)
+            .map(|&e| {
+                world.element_pose(&world.elements[e], poses).translation.vector.abs().sum() + self.balls[e].center.coords.abs().sum() + self.balls[e].radius
+            })
             .sum();
         1e-12 * (1.0 + scale)
     }

@@ -47,22 +47,22 @@
 mod cell_bound;
 
 use super::support_tree::SupportTree;
-use cell_bound::{direction, CellData, Probe, Reach};
-use super::world_distance::{body_pose, checked_element_pairs, pair_distance, ElementHulls, PairDistance};
-use crate::ccd::conservative_advancement::{advance_along, motion_bound, BoundingBall};
+use super::world_distance::{ElementHulls, PairDistance, body_pose, checked_element_pairs, pair_distance};
+use crate::ccd::conservative_advancement::{BoundingBall, advance_along, motion_bound};
 use crate::ccd::element_motion::{element_pose, element_relative_pose, poses_at};
 use crate::collision::{Body, CollisionWorld};
-use crate::enclosure::{link_enclosures, link_jets, Interval, IntervalMatrix3, IntervalPose, IntervalVector3, KinematicTree, LinkEnclosure, LinkJet};
+use crate::enclosure::{Interval, IntervalMatrix3, IntervalPose, IntervalVector3, KinematicTree, LinkEnclosure, LinkJet, link_enclosures, link_jets};
 use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::motion::{JointMotion, Segment};
-use crate::query::closest_features::{closest_features_cached, WarmStart};
+use crate::query::closest_features::{WarmStart, closest_features_cached};
 use crate::query::gjk;
 use crate::robot::JointKind;
 use crate::shape::{Ball, Shape, SupportMap};
+use cell_bound::{CellData, Probe, Reach, direction};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[derive(Clone, Copy, Debug)]
 pub struct ClearanceOptions {
@@ -212,7 +212,16 @@ impl Incumbent {
     fn offer(&mut self, d: &PairDistance, segment: usize, time: Real) {
         if d.distance < self.distance {
             self.distance = d.distance;
-            self.best = Some(MinClearance { closest: *d, time, segment, lower_bound: 0.0, pair_lower_bounds: Vec::new(), evaluations: 0, exact_distances: 0, cells: 0 });
+            self.best = Some(MinClearance {
+                closest: *d,
+                time,
+                segment,
+                lower_bound: 0.0,
+                pair_lower_bounds: Vec::new(),
+                evaluations: 0,
+                exact_distances: 0,
+                cells: 0,
+            });
         }
     }
 
@@ -436,7 +445,15 @@ impl Search<'_, '_> {
             for (p, &(a, b)) in pairs.iter().enumerate() {
                 let gap = boxes[a].distance(&boxes[b]);
                 let fixed = !finder.between[p].iter().any(|&j| moving[j]);
-                queue.push(Reverse(Cell { bound: gap * (1.0 - 1e-12), pair: p as u32, segment: k as u32, lo: 0.0, hi: segment.duration, evaluated: false, fixed }));
+                queue.push(Reverse(Cell {
+                    bound: gap * (1.0 - 1e-12),
+                    pair: p as u32,
+                    segment: k as u32,
+                    lo: 0.0,
+                    hi: segment.duration,
+                    evaluated: false,
+                    fixed,
+                }));
             }
         }
 
@@ -468,7 +485,8 @@ impl Search<'_, '_> {
             if shared.len() >= MAX_SHARED_CELLS {
                 shared.clear();
             }
-            let data = shared.entry((cell.segment, cell.lo.to_bits(), cell.hi.to_bits())).or_insert_with(|| CellData::new(world, segment, 0.5 * (cell.lo + cell.hi)));
+            let data =
+                shared.entry((cell.segment, cell.lo.to_bits(), cell.hi.to_bits())).or_insert_with(|| CellData::new(world, segment, 0.5 * (cell.lo + cell.hi)));
             // Distances are not negative.
             let bound = self.measure(&cell, data).max(0.0);
             let splittable = cell.hi - cell.lo > self.options.min_cell * segment.duration;
@@ -490,7 +508,14 @@ impl Search<'_, '_> {
         }
         let (evaluations, exact_distances, cells) = (self.evaluations, self.exact_distances, self.cells);
         let pair_lower_bounds = pairs.iter().copied().zip(pair_bounds.iter().copied()).collect();
-        let found = self.incumbent.best.map(|b| MinClearance { lower_bound: lower_bound.min(b.closest.distance).max(0.0), pair_lower_bounds, evaluations, exact_distances, cells, ..b });
+        let found = self.incumbent.best.map(|b| MinClearance {
+            lower_bound: lower_bound.min(b.closest.distance).max(0.0),
+            pair_lower_bounds,
+            evaluations,
+            exact_distances,
+            cells,
+            ..b
+        });
         (found, pair_bounds)
     }
 }
@@ -503,7 +528,8 @@ impl<'w> ClearanceSearch<'w> {
     /// The search over some of the checked element pairs (`(link element, other
     /// element)`, as [`checked_element_pairs`] lists them).
     pub fn with_pairs(world: &'w CollisionWorld, pairs: Vec<(usize, usize)>) -> Self {
-        let balls = world.elements.iter().map(|e| BoundingBall { center: e.local_obb.center, radius: e.local_obb.half_extents.norm() * (1.0 + 1e-12) }).collect();
+        let balls =
+            world.elements.iter().map(|e| BoundingBall { center: e.local_obb.center, radius: e.local_obb.half_extents.norm() * (1.0 + 1e-12) }).collect();
         let robot = &world.robot;
         // The joint that places each link, and the joints from a link up to the root.
         let mut placing = vec![None; robot.links.len()];
@@ -628,5 +654,4 @@ impl<'w> ClearanceSearch<'w> {
             fixed,
         }
     }
-
 }

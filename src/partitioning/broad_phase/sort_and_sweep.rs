@@ -33,10 +33,7 @@ struct Endpoint {
 impl Endpoint {
     #[inline]
     fn new(b: usize, is_end: bool, value: Real) -> Self {
-        Endpoint {
-            value,
-            tag: (b as u32) << 1 | is_end as u32,
-        }
+        Endpoint { value, tag: (b as u32) << 1 | is_end as u32 }
     }
     #[inline]
     fn index(self) -> usize {
@@ -73,13 +70,7 @@ impl SortAndSweep {
     /// `i < j`, no duplicates. Index `i` is taken to be the same object as in the
     /// previous call; coherent motion between calls makes the call cheap.
     pub fn pairs(&mut self, aabbs: &[Aabb]) -> Vec<(usize, usize)> {
-        let same_boxes = self.initialized
-            && self.proper.len() == aabbs.len()
-            && self
-                .proper
-                .iter()
-                .zip(aabbs)
-                .all(|(&p, b)| p == is_proper(b));
+        let same_boxes = self.initialized && self.proper.len() == aabbs.len() && self.proper.iter().zip(aabbs).all(|(&p, b)| p == is_proper(b));
         if !same_boxes || !self.update(aabbs) {
             self.rebuild(aabbs);
         }
@@ -122,12 +113,7 @@ impl SortAndSweep {
                 list.push(Endpoint::new(i, true, b.maxs[k]));
             }
             // Values are never NaN here (proper boxes only); begin values first on ties.
-            list.sort_unstable_by(|a, b| {
-                a.value
-                    .partial_cmp(&b.value)
-                    .unwrap_or(Ordering::Equal)
-                    .then(a.is_end().cmp(&b.is_end()))
-            });
+            list.sort_unstable_by(|a, b| a.value.partial_cmp(&b.value).unwrap_or(Ordering::Equal).then(a.is_end().cmp(&b.is_end())));
         }
         let mut active: Vec<usize> = Vec::new();
         for e in &self.axes[0] {
@@ -142,11 +128,7 @@ impl SortAndSweep {
                 let a = &aabbs[i];
                 for &j in &active {
                     let b = &aabbs[j];
-                    if a.mins.y <= b.maxs.y
-                        && b.mins.y <= a.maxs.y
-                        && a.mins.z <= b.maxs.z
-                        && b.mins.z <= a.maxs.z
-                    {
+                    if a.mins.y <= b.maxs.y && b.mins.y <= a.maxs.y && a.mins.z <= b.maxs.z && b.mins.z <= a.maxs.z {
                         self.overlapping.insert((i.min(j), i.max(j)));
                     }
                 }
@@ -158,12 +140,7 @@ impl SortAndSweep {
 
 /// Insertion sort of one axis list, updating `overlapping` at every exchange of a begin
 /// and an end value. Returns false if more than `budget` exchanges were needed.
-fn insertion_sort(
-    list: &mut [Endpoint],
-    aabbs: &[Aabb],
-    overlapping: &mut BTreeSet<(usize, usize)>,
-    mut budget: usize,
-) -> bool {
+fn insertion_sort(list: &mut [Endpoint], aabbs: &[Aabb], overlapping: &mut BTreeSet<(usize, usize)>, mut budget: usize) -> bool {
     for idx in 1..list.len() {
         let cur = list[idx];
         let mut j = idx;

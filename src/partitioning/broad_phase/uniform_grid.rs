@@ -49,11 +49,7 @@ impl UniformGrid {
                 sum[k] += b.maxs[k] - b.mins[k];
             }
         }
-        let mut grid = UniformGrid {
-            origin: [0.0; 3],
-            cell_size: [1.0; 3],
-            cells: [1; 3],
-        };
+        let mut grid = UniformGrid { origin: [0.0; 3], cell_size: [1.0; 3], cells: [1; 3] };
         if n == 0 {
             return grid;
         }
@@ -65,22 +61,14 @@ impl UniformGrid {
                 continue; // one cell along this axis
             }
             let mean = sum[k] / n as Real;
-            let mut size = if mean.is_finite() && mean > 0.0 {
-                mean
-            } else {
-                span / max_cells
-            };
+            let mut size = if mean.is_finite() && mean > 0.0 { mean } else { span / max_cells };
             if span / size >= max_cells {
                 size = span / max_cells;
             }
             // Cells needed to cover [lo, hi]; at least one, at most the cap.
             let count = (span / size).floor() + 1.0;
             grid.cell_size[k] = size;
-            grid.cells[k] = if count >= max_cells {
-                MAX_CELLS_PER_AXIS
-            } else {
-                count as u32
-            };
+            grid.cells[k] = if count >= max_cells { MAX_CELLS_PER_AXIS } else { count as u32 };
         }
         grid
     }
@@ -106,16 +94,8 @@ impl UniformGrid {
             if !is_proper(b) {
                 continue;
             }
-            let lo = [
-                self.index(0, b.mins.x),
-                self.index(1, b.mins.y),
-                self.index(2, b.mins.z),
-            ];
-            let hi = [
-                self.index(0, b.maxs.x),
-                self.index(1, b.maxs.y),
-                self.index(2, b.maxs.z),
-            ];
+            let lo = [self.index(0, b.mins.x), self.index(1, b.mins.y), self.index(2, b.mins.z)];
+            let hi = [self.index(0, b.maxs.x), self.index(1, b.maxs.y), self.index(2, b.maxs.z)];
             let covered: u64 = (0..3).map(|k| (hi[k] - lo[k]) as u64 + 1).product();
             if covered > MAX_CELLS_PER_BOX {
                 large.push(i);

@@ -4,7 +4,7 @@
 //! same two polyhedra starts where the last one ended.
 use super::feature::{Feat, FeaturePair};
 use super::polyhedron::ConvexPolyhedron;
-use super::walk::{walk, ClosestFeatures};
+use super::walk::{ClosestFeatures, walk};
 use crate::math::Isometry3;
 
 /// The closest pair of the last query on one pair of polyhedra. Use one cache per
@@ -33,13 +33,7 @@ impl WarmStart {
 
 /// [`closest_features`](super::closest_features) warm started from, and updating,
 /// `cache`.
-pub fn closest_features_cached(
-    a: &ConvexPolyhedron,
-    pose_a: &Isometry3,
-    b: &ConvexPolyhedron,
-    pose_b: &Isometry3,
-    cache: &mut WarmStart,
-) -> ClosestFeatures {
+pub fn closest_features_cached(a: &ConvexPolyhedron, pose_a: &Isometry3, b: &ConvexPolyhedron, pose_b: &Isometry3, cache: &mut WarmStart) -> ClosestFeatures {
     let (answer, pair) = walk(a, pose_a, b, pose_b, cache.pair);
     cache.pair = Some(pair);
     answer

@@ -10,7 +10,7 @@
 //! Contact is diagnosed where the walk would otherwise cycle (digest §2.7): an edge
 //! crossing a face inside its prism, two features closer than the contact tolerance,
 //! and the local-minimum escapes of `escape.rs`.
-use super::escape::{escape_point, escape_segment, height, in_prism, Escape};
+use super::escape::{Escape, escape_point, escape_segment, height, in_prism};
 use super::feature::Feat;
 use super::frame::Frame;
 use super::nearest::{point_segment, segment_segment};

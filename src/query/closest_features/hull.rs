@@ -148,10 +148,7 @@ fn oriented_triangles(verts: &[Point3], mut tris: Vec<[u32; 3]>) -> Result<Vec<[
             return Err("the hull triangles are not a closed oriented surface".into());
         }
     }
-    let volume: Real = tris
-        .iter()
-        .map(|t| verts[t[0] as usize].coords.dot(&verts[t[1] as usize].coords.cross(&verts[t[2] as usize].coords)))
-        .sum();
+    let volume: Real = tris.iter().map(|t| verts[t[0] as usize].coords.dot(&verts[t[1] as usize].coords.cross(&verts[t[2] as usize].coords))).sum();
     if volume < 0.0 {
         for t in &mut tris {
             t.swap(1, 2);

@@ -27,7 +27,7 @@ mod polyhedron;
 mod voronoi;
 mod walk;
 
-pub use cache::{closest_features_cached, WarmStart};
+pub use cache::{WarmStart, closest_features_cached};
 pub use feature::{Feature, FeaturePair};
 pub use polyhedron::ConvexPolyhedron;
-pub use walk::{closest_features, fallback_count, ClosestFeatures};
+pub use walk::{ClosestFeatures, closest_features, fallback_count};

@@ -46,7 +46,13 @@ pub(super) fn segment_segment(p0: &Point3, p1: &Point3, q0: &Point3, q1: &Point3
         // nearer end when they do not overlap.
         let (u0, u1) = (-c / a, (b - c) / a);
         let (lo, hi) = (u0.min(u1).max(0.0), u0.max(u1).min(1.0));
-        let s0 = if lo <= hi { 0.5 * (lo + hi) } else if u0.max(u1) < 0.0 { 0.0 } else { 1.0 };
+        let s0 = if lo <= hi {
+            0.5 * (lo + hi)
+        } else if u0.max(u1) < 0.0 {
+            0.0
+        } else {
+            1.0
+        };
         t = ((b * s0 + f) / e).clamp(0.0, 1.0);
         s = ((b * t - c) / a).clamp(0.0, 1.0);
     } else {

@@ -52,13 +52,7 @@ pub struct ClosestFeatures {
 
 /// Closest features of two convex polyhedra placed by `pose_a` and `pose_b`, warm
 /// started from `start` (`None`: from the first vertices of both).
-pub fn closest_features(
-    a: &ConvexPolyhedron,
-    pose_a: &Isometry3,
-    b: &ConvexPolyhedron,
-    pose_b: &Isometry3,
-    start: Option<FeaturePair>,
-) -> ClosestFeatures {
+pub fn closest_features(a: &ConvexPolyhedron, pose_a: &Isometry3, b: &ConvexPolyhedron, pose_b: &Isometry3, start: Option<FeaturePair>) -> ClosestFeatures {
     let start = start.and_then(|s| Some((Feat::from_public(s.a, a)?, Feat::from_public(s.b, b)?)));
     // A public vertex does not say which sub-cell of its cone (§2.8) the other body
     // was in: locate it from the other feature's position.
@@ -167,14 +161,7 @@ fn dispatch(fwd: &Bodies, rev: &Bodies, pair: (Feat, Feat)) -> Step {
 
 /// The exhaustive answer: GJK on the two hulls (robust, linear per iteration), and the
 /// lowest-dimensional features around its nearest points.
-fn fallback(
-    a: &ConvexPolyhedron,
-    pose_a: &Isometry3,
-    b: &ConvexPolyhedron,
-    pose_b: &Isometry3,
-    tol: Tol,
-    steps: usize,
-) -> (ClosestFeatures, (Feat, Feat)) {
+fn fallback(a: &ConvexPolyhedron, pose_a: &Isometry3, b: &ConvexPolyhedron, pose_b: &Isometry3, tol: Tol, steps: usize) -> (ClosestFeatures, (Feat, Feat)) {
     let cp = crate::query::gjk::closest_points(a, pose_a, b, pose_b);
     let penetrating = cp.distance <= tol.contact;
     let locate_tol = tol.flare.max(1e-9 * cp.distance);

@@ -39,7 +39,11 @@ pub fn mesh_mesh_distance(a: &TriMesh, pose_a: &Isometry3, b: &TriMesh, pose_b: 
             (NodeContent::Children(l, r), NodeContent::Triangle(_)) => [(l, j), (r, j)],
             (NodeContent::Triangle(_), NodeContent::Children(l, r)) => [(i, l), (i, r)],
             (NodeContent::Children(al, ar), NodeContent::Children(bl, br)) => {
-                if volume(node_a) >= volume(node_b) { [(al, j), (ar, j)] } else { [(i, bl), (i, br)] }
+                if volume(node_a) >= volume(node_b) {
+                    [(al, j), (ar, j)]
+                } else {
+                    [(i, bl), (i, br)]
+                }
             }
         };
         for (ci, cj) in children {

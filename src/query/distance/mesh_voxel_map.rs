@@ -52,7 +52,11 @@ pub fn mesh_voxel_map_distance(map: &VoxelMap, pose_map: &Isometry3, mesh: &TriM
                 let (mesh_box, map_box) = (placed(i), map.node_aabb(n));
                 // Split the larger box (a leaf is never split).
                 let children: [(u32, u32); 2] = match (mesh_node, map_node) {
-                    (NodeContent::Children(l, r), VoxelNodeContent::Children(..)) if mesh_box.half_extents.norm_squared() >= map_box.half_extents().norm_squared() => [(l, n), (r, n)],
+                    (NodeContent::Children(l, r), VoxelNodeContent::Children(..))
+                        if mesh_box.half_extents.norm_squared() >= map_box.half_extents().norm_squared() =>
+                    {
+                        [(l, n), (r, n)]
+                    }
                     (_, VoxelNodeContent::Children(l, r)) => [(i, l), (i, r)],
                     (NodeContent::Children(l, r), _) => [(l, n), (r, n)],
                     (NodeContent::Triangle(_), VoxelNodeContent::Voxel(_)) => unreachable!("two leaves are measured above"),
@@ -98,11 +102,21 @@ mod tests {
         let mut positive = 0;
         for _ in 0..2000 {
             let axes = UnitQuaternion::from_euler_angles(6.0 * next(), 6.0 * next(), 6.0 * next()).to_rotation_matrix().into_inner();
-            let obb = Obb { center: Point3::new(next() - 0.5, next() - 0.5, next() - 0.5), axes, half_extents: Vector3::new(0.3 * next(), 0.2 * next(), 0.1 * next()) };
+            let obb = Obb {
+                center: Point3::new(next() - 0.5, next() - 0.5, next() - 0.5),
+                axes,
+                half_extents: Vector3::new(0.3 * next(), 0.2 * next(), 0.1 * next()),
+            };
             let min = Point3::new(next() - 0.5, next() - 0.5, next() - 0.5);
             let aabb = Aabb::new(min, min + Vector3::new(0.2 * next(), 0.3 * next(), 0.1 * next()));
             let centre = aabb.center();
-            let exact = gjk::closest_points(&Cuboid { half_extents: obb.half_extents }, &obb.frame(), &Cuboid { half_extents: aabb.half_extents() }, &Isometry3::translation(centre.x, centre.y, centre.z)).distance;
+            let exact = gjk::closest_points(
+                &Cuboid { half_extents: obb.half_extents },
+                &obb.frame(),
+                &Cuboid { half_extents: aabb.half_extents() },
+                &Isometry3::translation(centre.x, centre.y, centre.z),
+            )
+            .distance;
             let bound = box_gap(&obb, &aabb);
             assert!(bound <= exact, "bound {bound} above the distance {exact}");
             positive += (bound > 0.5 * exact) as usize;

@@ -39,7 +39,9 @@ pub fn shape_distance(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometr
     };
     match found {
         // Surfaces apart: one solid may still hold the other.
-        Some(cp) if cp.distance > 0.0 && (matches!(a, Shape::TriMesh(_)) || matches!(b, Shape::TriMesh(_))) => Some(intersection_point(a, pose_a, b, pose_b).map_or(cp, |p| ClosestPoints { distance: 0.0, point_a: p, point_b: p })),
+        Some(cp) if cp.distance > 0.0 && (matches!(a, Shape::TriMesh(_)) || matches!(b, Shape::TriMesh(_))) => {
+            Some(intersection_point(a, pose_a, b, pose_b).map_or(cp, |p| ClosestPoints { distance: 0.0, point_a: p, point_b: p }))
+        }
         other => other,
     }
 }

@@ -8,7 +8,7 @@ use super::mesh_voxel_map::mesh_voxel_map_distance;
 use super::shape_distance;
 use crate::math::{Isometry3, Real};
 use crate::query::gjk::ClosestPoints;
-use crate::shape::{placed_aabb, Shape, VoxelMap, VoxelNodeContent};
+use crate::shape::{Shape, VoxelMap, VoxelNodeContent, placed_aabb};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 

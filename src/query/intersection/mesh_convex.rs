@@ -4,7 +4,7 @@ use super::triangle_convex_intersection;
 use crate::bounding_volume::Obb;
 use crate::math::{Isometry3, Point3};
 use crate::partitioning::NodeContent;
-use crate::shape::{support_aabb, Shape, TriMesh};
+use crate::shape::{Shape, TriMesh, support_aabb};
 
 /// A common world point of the mesh and the primitive, if they intersect.
 pub fn mesh_convex_intersection(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &Shape, pose_convex: &Isometry3) -> Option<Point3> {
@@ -48,4 +48,3 @@ pub fn mesh_convex_intersection(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &
     }
     None
 }
-

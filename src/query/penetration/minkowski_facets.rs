@@ -49,7 +49,9 @@ pub fn polytope_penetration_exact(a: &[Point3], pose_a: &Isometry3, b: &[Point3]
     }
     let nb = wb.len();
     let diffs: Vec<Vector3> = wa.iter().flat_map(|p| wb.iter().map(move |q| p - q)).collect();
-    let height = |n: &Vector3| wa.iter().map(|p| p.coords.dot(n)).fold(Real::NEG_INFINITY, Real::max) - wb.iter().map(|q| q.coords.dot(n)).fold(Real::INFINITY, Real::min);
+    let height = |n: &Vector3| {
+        wa.iter().map(|p| p.coords.dot(n)).fold(Real::NEG_INFINITY, Real::max) - wb.iter().map(|q| q.coords.dot(n)).fold(Real::INFINITY, Real::min)
+    };
     let scale = wa.iter().chain(&wb).map(|p| p.coords.norm()).fold(0.0, Real::max);
 
     let count = diffs.len() as Real;

@@ -102,7 +102,7 @@ fn least_overlap(a: &Part, b: &Part, axes: impl Iterator<Item = Vector3>) -> Rea
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::{test_uniform, Triangle};
+    use crate::math::{Triangle, test_uniform};
     use crate::query::penetration::penetration_depth;
     use crate::shape::{Ball, Cuboid, TriangleShape};
     use nalgebra::{Translation3, UnitQuaternion};

@@ -5,9 +5,9 @@
 //! giving EPA only the triangles whose [`overlap_bound`] can beat the deepest found; where
 //! a voxel map is involved, the largest depth over its cubes that meet the other shape
 //! ([`super::voxel_map_depth`]).
+use super::overlap_bound::{Part, face_overlap_bound, overlap_bound};
 use super::voxel_map_depth::voxel_map_penetration;
-use super::overlap_bound::{face_overlap_bound, overlap_bound, Part};
-use super::{penetration_depth, Penetration};
+use super::{Penetration, penetration_depth};
 use crate::bounding_volume::Obb;
 use crate::math::{Isometry3, Real};
 use crate::partitioning::NodeContent;
@@ -41,22 +41,29 @@ pub fn deepest_features(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isome
     match (a, b) {
         (Shape::VoxelMap(_), _) | (_, Shape::VoxelMap(_)) => None,
         (Shape::TriMesh(ma), Shape::TriMesh(mb)) => {
-            let candidates = triangle_pairs_meeting(ma, pose_a, mb, pose_b).into_iter().map(|(ta, tb)| (face_overlap_bound(&world(ma, pose_a, ta), &world(mb, pose_b, tb)), (ta, tb))).collect();
+            let candidates = triangle_pairs_meeting(ma, pose_a, mb, pose_b)
+                .into_iter()
+                .map(|(ta, tb)| (face_overlap_bound(&world(ma, pose_a, ta), &world(mb, pose_b, tb)), (ta, tb)))
+                .collect();
             let bound = |(ta, tb): (u32, u32)| overlap_bound(&world(ma, pose_a, ta), &world(mb, pose_b, tb));
             let depth = |(ta, tb): (u32, u32)| penetration_depth(&TriangleShape(&ma.triangle(ta)), pose_a, &TriangleShape(&mb.triangle(tb)), pose_b);
             deepest_by_bound(candidates, bound, depth).map(|(p, (ta, tb))| (p, features(Some(ta), Some(tb))))
         }
         (Shape::TriMesh(m), convex) => {
             let (sb, part_b) = (convex.as_support_map()?, Part::convex(convex, pose_b)?);
-            let candidates = triangles_meeting(m, pose_a, &convex.local_obb(), pose_b).into_iter().map(|t| (face_overlap_bound(&world(m, pose_a, t), &part_b), t)).collect();
+            let candidates =
+                triangles_meeting(m, pose_a, &convex.local_obb(), pose_b).into_iter().map(|t| (face_overlap_bound(&world(m, pose_a, t), &part_b), t)).collect();
             let bound = |t: u32| overlap_bound(&world(m, pose_a, t), &part_b);
-            deepest_by_bound(candidates, bound, |t| penetration_depth(&TriangleShape(&m.triangle(t)), pose_a, sb, pose_b)).map(|(p, t)| (p, features(Some(t), None)))
+            deepest_by_bound(candidates, bound, |t| penetration_depth(&TriangleShape(&m.triangle(t)), pose_a, sb, pose_b))
+                .map(|(p, t)| (p, features(Some(t), None)))
         }
         (convex, Shape::TriMesh(m)) => {
             let (sa, part_a) = (convex.as_support_map()?, Part::convex(convex, pose_a)?);
-            let candidates = triangles_meeting(m, pose_b, &convex.local_obb(), pose_a).into_iter().map(|t| (face_overlap_bound(&part_a, &world(m, pose_b, t)), t)).collect();
+            let candidates =
+                triangles_meeting(m, pose_b, &convex.local_obb(), pose_a).into_iter().map(|t| (face_overlap_bound(&part_a, &world(m, pose_b, t)), t)).collect();
             let bound = |t: u32| overlap_bound(&part_a, &world(m, pose_b, t));
-            deepest_by_bound(candidates, bound, |t| penetration_depth(sa, pose_a, &TriangleShape(&m.triangle(t)), pose_b)).map(|(p, t)| (p, features(None, Some(t))))
+            deepest_by_bound(candidates, bound, |t| penetration_depth(sa, pose_a, &TriangleShape(&m.triangle(t)), pose_b))
+                .map(|(p, t)| (p, features(None, Some(t))))
         }
         (ca, cb) => Some((penetration_depth(ca.as_support_map()?, pose_a, cb.as_support_map()?, pose_b)?, features(None, None))),
     }
@@ -65,7 +72,11 @@ pub fn deepest_features(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isome
 /// The deepest of the candidates, each with a cheap upper bound of its depth and what
 /// names it: in the order of those bounds, while one is above the deepest found, a
 /// candidate whose tighter `bound` is above it too is measured by `depth`.
-fn deepest_by_bound<T: Copy>(mut candidates: Vec<(Real, T)>, bound: impl Fn(T) -> Real, mut depth: impl FnMut(T) -> Option<Penetration>) -> Option<(Penetration, T)> {
+fn deepest_by_bound<T: Copy>(
+    mut candidates: Vec<(Real, T)>,
+    bound: impl Fn(T) -> Real,
+    mut depth: impl FnMut(T) -> Option<Penetration>,
+) -> Option<(Penetration, T)> {
     candidates.sort_by(|x, y| y.0.total_cmp(&x.0));
     let mut deepest: Option<(Penetration, T)> = None;
     let deepest_depth = |deepest: &Option<(Penetration, T)>| deepest.as_ref().map_or(0.0, |d| d.0.depth);
@@ -150,7 +161,7 @@ fn triangle_pairs_meeting(ma: &TriMesh, pose_a: &Isometry3, mb: &TriMesh, pose_b
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::{test_uniform, Point3, Triangle, Vector3};
+    use crate::math::{Point3, Triangle, Vector3, test_uniform};
     use crate::shape::{Ball, Cuboid, Cylinder, SupportMap};
     use nalgebra::{Translation3, UnitQuaternion};
     use std::sync::Arc;
@@ -197,8 +208,14 @@ mod tests {
         for ta in parts(a) {
             for tb in parts(b) {
                 let (wa, wb) = (ta.as_ref().map(TriangleShape), tb.as_ref().map(TriangleShape));
-                let sa: &dyn SupportMap = match &wa { Some(w) => w, None => a.as_support_map().unwrap() };
-                let sb: &dyn SupportMap = match &wb { Some(w) => w, None => b.as_support_map().unwrap() };
+                let sa: &dyn SupportMap = match &wa {
+                    Some(w) => w,
+                    None => a.as_support_map().unwrap(),
+                };
+                let sb: &dyn SupportMap = match &wb {
+                    Some(w) => w,
+                    None => b.as_support_map().unwrap(),
+                };
                 if let Some(p) = penetration_depth(sa, pose_a, sb, pose_b) {
                     deepest = Some(deepest.map_or(p.depth, |d: Real| d.max(p.depth)));
                 }

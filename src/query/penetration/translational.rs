@@ -25,7 +25,7 @@ use super::Penetration;
 use super::difference::{Core, Difference};
 use super::directional::exit;
 use super::epa;
-use super::start_simplex::{start, Start};
+use super::start_simplex::{Start, start};
 use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::query::gjk;
 use crate::shape::SupportMap;
@@ -87,7 +87,13 @@ pub fn penetration_depth(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn Support
     if candidates.is_empty() {
         // EPA found no solid seed (rounding on a degenerate difference): the best of
         // a few fixed directions still separates.
-        candidates.extend(fallback_directions().into_iter().map(|n| Candidate { settled: false, normal: n, height: diff.core_height(&n), point_a: cores.point_a, point_b: cores.point_b }));
+        candidates.extend(fallback_directions().into_iter().map(|n| Candidate {
+            settled: false,
+            normal: n,
+            height: diff.core_height(&n),
+            point_a: cores.point_a,
+            point_b: cores.point_b,
+        }));
     }
     let best = candidates.into_iter().filter(|c| c.height.is_finite()).min_by(|x, y| x.height.total_cmp(&y.height))?;
     let (normal, depth, mut point_a, mut point_b) = if best.settled {

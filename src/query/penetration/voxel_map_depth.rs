@@ -8,11 +8,11 @@
 //! an axis by the overlap of two boxes on it separates them, and so does moving a cube
 //! along a triangle's normal until the triangle's plane leaves it. Candidates are
 //! measured from the largest bound down, until no bound beats the deepest depth found.
-use super::{penetration_depth, shape_penetration, Penetration};
+use super::{Penetration, penetration_depth, shape_penetration};
 use crate::bounding_volume::Aabb;
 use crate::math::{Isometry3, Real, Triangle};
 use crate::partitioning::NodeContent;
-use crate::shape::{placed_aabb, Shape, TriangleShape, VoxelMap, VoxelNodeContent};
+use crate::shape::{Shape, TriangleShape, VoxelMap, VoxelNodeContent, placed_aabb};
 
 /// The smallest overlap of two boxes on the three axes (a bound of the depth of any
 /// two shapes they hold), grown past rounding; at most 0 when they are apart.
@@ -77,7 +77,9 @@ impl DepthCandidates {
             }
             match (map.node_content(map_node), other_children) {
                 (VoxelNodeContent::Voxel(v), None) => pairs.push((v, mesh.map(|m| leaf_triangle_index(m, other_node)))),
-                (VoxelNodeContent::Children(l, r), children) if children.is_none() || map_box.extents().norm_squared() >= other_box.extents().norm_squared() => {
+                (VoxelNodeContent::Children(l, r), children)
+                    if children.is_none() || map_box.extents().norm_squared() >= other_box.extents().norm_squared() =>
+                {
                     stack.extend([(l, other_node), (r, other_node)]);
                 }
                 (_, Some((l, r))) => stack.extend([(map_node, *l), (map_node, *r)]),
@@ -132,7 +134,14 @@ pub fn voxel_map_penetration_cached(
 }
 
 /// The candidates bounded at the shape's pose, measured from the largest bound down.
-fn deepest_of(map: &VoxelMap, pose_map: &Isometry3, other: &Shape, pose_other: &Isometry3, map_first: bool, candidates: &DepthCandidates) -> Option<Penetration> {
+fn deepest_of(
+    map: &VoxelMap,
+    pose_map: &Isometry3,
+    other: &Shape,
+    pose_other: &Isometry3,
+    map_first: bool,
+    candidates: &DepthCandidates,
+) -> Option<Penetration> {
     let other_in_map = pose_map.inv_mul(pose_other);
     let around = placed_aabb(&other.local_obb(), &other_in_map);
     let mesh = match other {

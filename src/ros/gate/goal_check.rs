@@ -2,11 +2,11 @@
 //! will run (from the latest `joint_states`, with its interpolation), the certified
 //! check of it, and the reason a refused goal is given. Also the re-check of what is
 //! left of an executing goal when the scene changes.
+use super::super::convert;
 use super::super::guard::{CheckResult, Guard};
 use super::super::markers::contact_markers;
 use super::super::msg::{self, FollowJointTrajectoryGoal, FollowJointTrajectoryResult};
-use super::super::convert;
-use crate::check::{check_trajectory, CheckInput, CheckOptions, Method, Report, Verdict};
+use crate::check::{CheckInput, CheckOptions, Method, Report, Verdict, check_trajectory};
 use crate::motion::{Trajectory, TrajectoryPoint};
 
 /// A goal's identity: the gated controller (its index in `gate_controllers`) and the
@@ -93,7 +93,10 @@ pub fn refusal_reason(report: &Report, min_clearance: f64) -> String {
             Some(c) => {
                 let depth = c.max_penetration_depth.or(report.max_penetration_depth).map_or("depth unknown".to_string(), |d| format!("depth {}", mm(d)));
                 let p = c.point;
-                format!("ccd_guard: collision: {} touches {} at t={:.4} s, at [{:.3}, {:.3}, {:.3}], {depth}", c.link, c.other, c.time_of_contact, p[0], p[1], p[2])
+                format!(
+                    "ccd_guard: collision: {} touches {} at t={:.4} s, at [{:.3}, {:.3}, {:.3}], {depth}",
+                    c.link, c.other, c.time_of_contact, p[0], p[1], p[2]
+                )
             }
             None => "ccd_guard: collision".to_string(),
         },
@@ -113,7 +116,12 @@ pub fn refusal_reason(report: &Report, min_clearance: f64) -> String {
         Verdict::CollisionFree => {
             let proven = report.proven_clearance().unwrap_or(0.0);
             let at = report.closest_approach.as_ref().map_or(String::new(), |c| format!(" ({} to {} at t={:.4} s)", c.link, c.other, c.time));
-            format!("ccd_guard: clearance: the proven clearance {}{at} is {} below gate_min_clearance {}", mm(proven), mm(min_clearance - proven), mm(min_clearance))
+            format!(
+                "ccd_guard: clearance: the proven clearance {}{at} is {} below gate_min_clearance {}",
+                mm(proven),
+                mm(min_clearance - proven),
+                mm(min_clearance)
+            )
         }
     }
 }
@@ -132,7 +140,10 @@ impl Guard {
             let report = Report::invalid(Method::Certified.name(), guard.parameters().check.tolerance, error);
             let reason = refusal_reason(&report, options.min_clearance);
             log::warn!("{}: goal refused: {reason}", gate.source);
-            GoalVerdict { decision: refused(FollowJointTrajectoryResult::INVALID_GOAL, reason), result: CheckResult { verdict: guard.verdict_message(&report, &gate.source, stamp), markers: None } }
+            GoalVerdict {
+                decision: refused(FollowJointTrajectoryResult::INVALID_GOAL, reason),
+                result: CheckResult { verdict: guard.verdict_message(&report, &gate.source, stamp), markers: None },
+            }
         };
         let input = match self.goal_input(&gate.goal, options) {
             Ok(input) => input,

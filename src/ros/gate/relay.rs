@@ -9,10 +9,13 @@
 //! The action protocol (rcl_action's goal state machine) is kept here: goal statuses
 //! on `_action/status`, results held for late `get_result` requests, cancel requests by
 //! goal id or stamp.
-use super::goal_check::{GateDecision, GateGoal, GoalKey};
 use super::super::cdr;
 use super::super::msg::{self, FollowJointTrajectoryFeedback as Feedback, FollowJointTrajectoryGoal as Goal, FollowJointTrajectoryResult as Outcome};
-use ros2_client::action::{ActionClient, ActionClientQosPolicies, ActionServer, ActionServerQosPolicies, GetResultResponse, GoalId, GoalInfo, GoalStatusEnum, SendGoalRequest, SendGoalResponse};
+use super::goal_check::{GateDecision, GateGoal, GoalKey};
+use ros2_client::action::{
+    ActionClient, ActionClientQosPolicies, ActionServer, ActionServerQosPolicies, GetResultResponse, GoalId, GoalInfo, GoalStatusEnum, SendGoalRequest,
+    SendGoalResponse,
+};
 use ros2_client::action_msgs::{CancelGoalResponse, CancelGoalResponseEnum, GoalStatus, GoalStatusArray};
 use ros2_client::builtin_interfaces::Time;
 use ros2_client::dds::rustdds::mio1::{Interest, Registry, Token};
@@ -112,11 +115,23 @@ fn status_qos() -> QosProfile {
 }
 
 fn server_qos() -> ActionServerQosPolicies {
-    ActionServerQosPolicies { goal_service: service_qos(), result_service: service_qos(), cancel_service: service_qos(), feedback_publisher: service_qos(), status_publisher: status_qos() }
+    ActionServerQosPolicies {
+        goal_service: service_qos(),
+        result_service: service_qos(),
+        cancel_service: service_qos(),
+        feedback_publisher: service_qos(),
+        status_publisher: status_qos(),
+    }
 }
 
 fn client_qos() -> ActionClientQosPolicies {
-    ActionClientQosPolicies { goal_service: service_qos(), result_service: service_qos(), cancel_service: service_qos(), feedback_subscription: service_qos(), status_subscription: status_qos() }
+    ActionClientQosPolicies {
+        goal_service: service_qos(),
+        result_service: service_qos(),
+        cancel_service: service_qos(),
+        feedback_subscription: service_qos(),
+        status_subscription: status_qos(),
+    }
 }
 
 /// The client's goal id as the worker keys it.
@@ -136,8 +151,11 @@ impl Relay {
         let mut gated = Vec::new();
         for (name, action, controller_action) in controllers {
             let parse = |n: &str| Name::parse(n).map_err(|e| format!("action name {n}: {e:?}"));
-            let server = node.create_action_server(mapping, &parse(action)?, &action_type, server_qos()).map_err(|e| format!("action server {action}: {e:?}"))?;
-            let client = node.create_action_client(mapping, &parse(controller_action)?, &action_type, client_qos()).map_err(|e| format!("action client {controller_action}: {e:?}"))?;
+            let server =
+                node.create_action_server(mapping, &parse(action)?, &action_type, server_qos()).map_err(|e| format!("action server {action}: {e:?}"))?;
+            let client = node
+                .create_action_client(mapping, &parse(controller_action)?, &action_type, client_qos())
+                .map_err(|e| format!("action client {controller_action}: {e:?}"))?;
             gated.push(GatedController { name: name.clone(), action: action.clone(), controller_action: controller_action.clone(), server, client });
         }
         Ok(Self { controllers: gated, goals: BTreeMap::new() })
@@ -289,7 +307,8 @@ impl Relay {
 
     /// Preempts every other running goal of the same controller (see [`Self::decided`]).
     fn preempt_others(&mut self, key: GoalKey, reason: &str) {
-        let others: Vec<GoalKey> = self.goals.iter().filter(|(k, e)| **k != key && k.controller == key.controller && e.is_active() && e.ending.is_none()).map(|(k, _)| *k).collect();
+        let others: Vec<GoalKey> =
+            self.goals.iter().filter(|(k, e)| **k != key && k.controller == key.controller && e.is_active() && e.ending.is_none()).map(|(k, _)| *k).collect();
         let mut ignored = Vec::new();
         for other in others {
             if let Some(entry) = self.goals.get_mut(&other) {
@@ -319,7 +338,9 @@ impl Relay {
             let chosen: Vec<GoalKey> = self
                 .goals
                 .iter()
-                .filter(|(key, e)| key.controller == k && ((all && before.is_none()) || key.goal_id == info.goal_id || before.is_some_and(|b| e.info.stamp <= b)))
+                .filter(|(key, e)| {
+                    key.controller == k && ((all && before.is_none()) || key.goal_id == info.goal_id || before.is_some_and(|b| e.info.stamp <= b))
+                })
                 .map(|(key, _)| *key)
                 .collect();
             let canceling: Vec<GoalKey> = chosen.iter().copied().filter(|key| self.goals[key].is_active()).collect();
@@ -382,7 +403,10 @@ impl Relay {
                     continue;
                 }
             };
-            let Some(key) = self.goals.iter().find(|(_, e)| matches!(e.stage, Stage::Forwarding { request: r, .. } if r == request)).map(|(key, _)| *key) else { continue };
+            let Some(key) = self.goals.iter().find(|(_, e)| matches!(e.stage, Stage::Forwarding { request: r, .. } if r == request)).map(|(key, _)| *key)
+            else {
+                continue;
+            };
             self.controller_answered(key, response.accepted, work);
         }
         loop {
@@ -395,7 +419,9 @@ impl Relay {
                     continue;
                 }
             };
-            let Some(key) = self.goals.iter().find(|(_, e)| matches!(e.stage, Stage::Executing { request: r, .. } if r == request)).map(|(key, _)| *key) else { continue };
+            let Some(key) = self.goals.iter().find(|(_, e)| matches!(e.stage, Stage::Executing { request: r, .. } if r == request)).map(|(key, _)| *key) else {
+                continue;
+            };
             let ending = self.goals.get_mut(&key).and_then(|e| e.ending.take());
             // The controller's own result, unless the gate ended the goal (cancel, re-check).
             let (status, outcome) = ending.unwrap_or((response.status, response.result));
@@ -459,10 +485,21 @@ impl Relay {
             .filter_map(|(key, e)| {
                 let c = &self.controllers[key.controller];
                 match e.stage {
-                    Stage::Forwarding { since, .. } if now - since > CONTROLLER_ANSWER => {
-                        Some((*key, format!("ccd_guard: the controller's action {} did not answer within {} s (is the controller running?)", c.controller_action, CONTROLLER_ANSWER.as_secs())))
-                    }
-                    Stage::Executing { deadline, .. } if now > deadline => Some((*key, format!("ccd_guard: no result from the controller's action {} long after the motion's end (is the controller still running?)", c.controller_action))),
+                    Stage::Forwarding { since, .. } if now - since > CONTROLLER_ANSWER => Some((
+                        *key,
+                        format!(
+                            "ccd_guard: the controller's action {} did not answer within {} s (is the controller running?)",
+                            c.controller_action,
+                            CONTROLLER_ANSWER.as_secs()
+                        ),
+                    )),
+                    Stage::Executing { deadline, .. } if now > deadline => Some((
+                        *key,
+                        format!(
+                            "ccd_guard: no result from the controller's action {} long after the motion's end (is the controller still running?)",
+                            c.controller_action
+                        ),
+                    )),
                     _ => None,
                 }
             })
@@ -503,7 +540,8 @@ impl Relay {
     }
 
     fn publish_statuses(&self, k: usize) {
-        let status_list = self.goals.iter().filter(|(key, _)| key.controller == k).map(|(_, e)| GoalStatus { goal_info: e.info.clone(), status: e.status() }).collect();
+        let status_list =
+            self.goals.iter().filter(|(key, _)| key.controller == k).map(|(_, e)| GoalStatus { goal_info: e.info.clone(), status: e.status() }).collect();
         if let Err(e) = self.controllers[k].server.send_goal_statuses(GoalStatusArray { status_list }) {
             log::error!("{}: goal statuses: {e:?}", self.controllers[k].action);
         }

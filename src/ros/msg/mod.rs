@@ -16,13 +16,13 @@ pub mod trajectory;
 pub mod verdict;
 pub mod visualization;
 
+pub use self::std::*;
 pub use action::*;
 pub use control::*;
 pub use geometry::*;
 pub use moveit::*;
 pub use sensor::*;
 pub use shape::*;
-pub use self::std::*;
 pub use trajectory::*;
 pub use verdict::*;
 pub use visualization::*;
