@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The test command of the project: bash scripts/test.sh
-#   1. the Python test environment (.venv, see scripts/setup_python.sh)
-#   2. octomap reference data         (test/octomap_writer with Debian's liboctomap-dev)
-#   3. cargo test --release           (all Rust tests)
-#   4. cargo build --release --examples (the probe used by the Python tests)
-#   5. pytest test/python             (cross-checks against pinocchio, coal, exact arithmetic)
+#   1. cargo fmt --check, cargo clippy (all targets; a warning fails)
+#   2. the Python test environment (.venv, see scripts/setup_python.sh)
+#   3. octomap reference data         (test/octomap_writer with Debian's liboctomap-dev)
+#   4. cargo test --release           (all Rust tests)
+#   5. cargo build --release --examples (the probe used by the Python tests)
+#   6. pytest test/python             (cross-checks against pinocchio, coal, exact arithmetic)
 # Stops at the first failure with a non-zero exit status.
 set -euo pipefail
 
@@ -14,6 +15,14 @@ cd "$REPO_ROOT"
 section() {
     printf '\n==================== %s ====================\n' "$*"
 }
+
+section "cargo fmt --check, cargo clippy --all-targets (warnings are errors)"
+# rustfmt.toml holds the crate's style. Both come with rustup's default profile.
+for component in rustfmt clippy; do
+    cargo "${component/rustfmt/fmt}" --version >/dev/null 2>&1 || rustup component add "$component"
+done
+cargo fmt --check
+cargo clippy --release --all-targets -- -D warnings
 
 section "Python test environment (.venv)"
 bash scripts/setup_python.sh
