@@ -1,4 +1,4 @@
-//! Certification time per free segment (seed 000's certifier after the pipeline's
+//! Certification time per free segment (Schröcker & Weber's certifier after the pipeline's
 //! culling) of the Panda with STL meshes in the 20-object scene: the planned
 //! trajectories of `benches/pipeline.rs` (segments of at most 0.05 rad), one core,
 //! with the time per stage and how many segments are proven free.

@@ -1,4 +1,4 @@
-//! Lin–Canny closest features (seed 001) under coherence: two tessellated spheres of
+//! Lin–Canny closest features (Lin 1993) under coherence: two tessellated spheres of
 //! ~20, 200 and 2000 vertices, turning against each other by 1.5° per step (a full
 //! turn in 240 steps, so the sequence repeats seamlessly). Per step, in the same run:
 //! (a) `closest_features` warm started from the previous step's pair, (b) the same

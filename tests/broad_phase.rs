@@ -1,5 +1,5 @@
-//! The broad phases (uniform grid of Šinjur, seed 003 §4.2; incremental sort and sweep of
-//! the Lin thesis digest, seed 001 §5.2; the automatic choice) must return exactly the
+//! The broad phases (uniform grid of Šinjur §4.2; incremental sort and sweep of
+//! Lin 1993 ch. 5; the automatic choice) must return exactly the
 //! pairs brute force returns, on random scenes with touching, identical, zero-size,
 //! empty and infinite boxes, and over many frames of motion for the reused sweep.
 use ccd_guard::bounding_volume::Aabb;

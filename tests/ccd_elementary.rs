@@ -1,4 +1,4 @@
-//! The elementary equations (seed 002 §5.2.1) and the interval Newton step (§5.2.4)
+//! The elementary equations (Redon et al. 2004 §5.2.1) and the interval Newton step (§5.2.4)
 //! on a vertex crossing a face plane at a known time.
 use ccd_guard::ccd::elementary::{CornerBounds, NewtonBounds, active_equations};
 use ccd_guard::enclosure::{Interval, IntervalVector3};

@@ -1,4 +1,4 @@
-//! The orbit tests of seed 000 §4 (src/certifier/orbit.rs) against brute force and
+//! The orbit tests of Schröcker & Weber §4 (src/certifier/orbit.rs) against brute force and
 //! closed forms.
 //!
 //! Brute force never uses the implementation's algebra: every candidate is an actual
@@ -147,7 +147,7 @@ fn grid_min(t: &Triangle, h: impl Fn(&Point3) -> Real, n: usize) -> Real {
     min
 }
 
-/// The 15 feature pairs of seed 000 Listing 2 (coarser edge grids; the exact inner
+/// The 15 feature pairs of Schröcker & Weber Listing 2 (coarser edge grids; the exact inner
 /// minima keep it accurate).
 fn brute_triangle_triangle(o: &Orbit, m: &Triangle, f: &Triangle) -> Real {
     let mut min = Real::INFINITY;

@@ -1,4 +1,4 @@
-//! Lin–Canny closest features (seed 001) against GJK and a brute-force distance over
+//! Lin–Canny closest features (Lin 1993) against GJK and a brute-force distance over
 //! the hull triangles: random polytope pairs (apart, a hair apart, overlapping),
 //! coherence of warm starts, and degenerate shapes (parallel faces, polygons and
 //! vertices with many edges, duplicate and coplanar points).

@@ -1,5 +1,5 @@
 //! Soundness of the interval enclosures (interval arithmetic (Moore), as used by Redon et
-//! al., seed 002 §4.1): every operation must hold the exact result for members of its
+//! al. 2004 §4.1): every operation must hold the exact result for members of its
 //! operands. Exact results are checked without trusting f64 rounding: sums and products
 //! through error-free transformations (2Sum, 2Prod by FMA), sin/cos and polynomials
 //! against a double-double reference, poses against nalgebra's f64 chain.

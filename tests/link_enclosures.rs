@@ -1,10 +1,10 @@
 //! Link enclosures over a time interval (`enclosure::link_enclosures` and
-//! `link_jets`, seed 002 §3.3 and §4.1) hold what f64 forward kinematics computes at
+//! `link_jets`, Redon et al. 2004 §3.3 and §4.1) hold what f64 forward kinematics computes at
 //! every sampled instant of the interval: each link's world pose, its pose in the
 //! parent's frame, and (for the jets) the pose's time derivative by central differences.
 //! Robots: a chain with revolute joints about skew axes, a continuous, a prismatic, a
 //! fixed and a mimic joint; segments linear, cubic and quintic with random coefficients.
-//! The certifier's balls of affine maps built from them (seed 000 §5: from the pose
+//! The certifier's balls of affine maps built from them (Schröcker & Weber §5: from the pose
 //! enclosure, and from the arc length through the pose rates) hold every sampled pose in
 //! the element's own metric.
 use ccd_guard::certifier::metric::ObjectMetric;
@@ -156,7 +156,7 @@ fn point_interval_enclosures_are_tight() {
     }
 }
 
-/// The metric distance of two poses (seed 000 §2: |μ| |δ(b)|² + Σ_k μ_k |A u_k|²).
+/// The metric distance of two poses (Schröcker & Weber §2: |μ| |δ(b)|² + Σ_k μ_k |A u_k|²).
 fn metric_distance(metric: &ObjectMetric, a: &Isometry3, b: &Isometry3) -> f64 {
     let (ra, rb) = (rotation(a), rotation(b));
     let axes: f64 = (0..3).map(|k| metric.moments[k] * ((ra - rb) * metric.axes.column(k)).norm_squared()).sum();

@@ -1,4 +1,4 @@
-//! Penetration depth (seed 004, Keerthi and Sridharan): the planar measures `I` and `D`
+//! Penetration depth (Keerthi & Sridharan): the planar measures `I` and `D`
 //! against hand-worked cases and brute force, and the 3D MTD (EPA) against closed
 //! forms, the exact Minkowski-facet MTD and translations that must (not) separate.
 use ccd_guard::math::{Isometry3, Point3, Real, Vector3};
@@ -54,10 +54,10 @@ fn square(x: f64, y: f64) -> Vec<P2> {
 }
 
 // ---------------------------------------------------------------------------------
-// Planar measures (seed 004)
+// Planar measures (Keerthi & Sridharan)
 // ---------------------------------------------------------------------------------
 
-/// Seed 004 gives no numeric example; these are worked by hand from its definitions.
+/// Keerthi & Sridharan gives no numeric example; these are worked by hand from its definitions.
 #[test]
 fn planar_hand_worked_cases() {
     // Two unit squares overlapping by 0.3 in x and 0.5 in y: A = [0,1]², B = A + (0.7, 0.5).

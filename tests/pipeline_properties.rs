@@ -1,4 +1,4 @@
-//! Property tests of the articulated CCD pipeline (`ccd::run_pipeline`, seed 002) and
+//! Property tests of the articulated CCD pipeline (`ccd::run_pipeline`, Redon et al. 2004) and
 //! `--method pipeline`, with the discrete checker (`StateChecker`, cross-checked against
 //! coal) as the reference.
 //!
@@ -897,7 +897,7 @@ fn run_case(seed: u64, dir: &Path, dense: (usize, usize), tally: &mut Tally) {
         tally.free += 1;
     }
     let mut failures = check_events(&input, &full, &first, &r, tally, seed);
-    // The certifier (seed 000): a proof of "free" must never meet a colliding sample or
+    // The certifier (Schröcker & Weber): a proof of "free" must never meet a colliding sample or
     // a pipeline contact. Where both say free, count how often it proves it.
     let started = Instant::now();
     let (certificate, _) = certify_motion(&input.world, &input.motion, &CertifyOptions::default(), &[]);
@@ -1192,7 +1192,7 @@ fn turning_box_edge_passes_an_obstacle_at_a_tenth_of_a_millimetre() {
     assert!(run(&input).contacts.is_empty());
 }
 
-/// The certifier (seed 000) proves a pass at twice its tolerance free, and leaves a pass
+/// The certifier (Schröcker & Weber) proves a pass at twice its tolerance free, and leaves a pass
 /// closer than its tolerance unproven rather than calling it either way.
 #[test]
 fn certifier_proves_a_pass_at_twice_the_tolerance() {

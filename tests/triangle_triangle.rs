@@ -1,4 +1,4 @@
-//! Tests of the triangle–triangle test of Šinjur (seed 003) §5: hand-made edge cases, and
+//! Tests of the triangle–triangle test of Šinjur §5: hand-made edge cases, and
 //! agreement with an exact integer brute-force reference on random small-coordinate
 //! triangles (where touching, coplanar and degenerate configurations are frequent).
 use ccd_guard::math::{Point3, Triangle, Vector3};

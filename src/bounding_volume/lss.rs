@@ -1,4 +1,4 @@
-//! Line-swept sphere: the points within `radius` of a segment (seed 002 §4.2).
+//! Line-swept sphere: the points within `radius` of a segment (Redon et al. 2004 §4.2).
 use super::Obb;
 use crate::math::{Point3, Real};
 

@@ -1,5 +1,5 @@
 //! Oriented bounding box and its separating-axis overlap test (Gottschalk et al., the
-//! OBB-tree test that seed 002 §5.1 builds on).
+//! OBB-tree test that Redon et al. 2004 §5.1 builds on).
 use super::Aabb;
 use crate::math::{Isometry3, Matrix3, Point3, Real, Vector3};
 

@@ -1,4 +1,4 @@
-//! Continuous OBB overlap test (seed 002 §5.1, after Redon et al. 2002): the
+//! Continuous OBB overlap test (Redon et al. 2004 §5.1, after Redon et al. 2002): the
 //! separating-axis test of two boxes with every member of inequality (12) bounded by
 //! interval arithmetic over a time interval. Boxes are reported disjoint only when one
 //! axis separates them for every pose in the enclosure.

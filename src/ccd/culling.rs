@@ -1,4 +1,4 @@
-//! Stages 1 and 2 over one whole segment (seed 002 §4): the element pairs that may
+//! Stages 1 and 2 over one whole segment (Redon et al. 2004 §4): the element pairs that may
 //! touch, and the link enclosures they were decided on. Shared by the pipeline and the
 //! certifier, which both work on what survives.
 use super::stage1_dynamic_bvh::DynamicBvh;

@@ -1,4 +1,4 @@
-//! Elementary continuous tests between two moving triangles (seed 002 §5.2.1): the
+//! Elementary continuous tests between two moving triangles (Redon et al. 2004 §5.2.1): the
 //! vertex-face equations (14) and edge-edge equations (13), bounded over a time
 //! interval by interval arithmetic (§5.2.3), with the interval Newton culling step
 //! (§5.2.4). Two triangles that are disjoint at the start of an interval can only start

@@ -1,5 +1,5 @@
 //! The articulated continuous collision pipeline of Redon, Kim, Lin and Manocha
-//! (seed 002): exact first time of contact along the executed motion.
+//! (Redon et al. 2004): exact first time of contact along the executed motion.
 //!
 //! Per segment of the trajectory: link enclosures by interval arithmetic
 //! ([`crate::enclosure`]); stage 1, a dynamic BVH of swept boxes

@@ -1,4 +1,4 @@
-//! Stage 3, exact contact (seed 002 §5): the simultaneous solver. All element pairs that
+//! Stage 3, exact contact (Redon et al. 2004 §5): the simultaneous solver. All element pairs that
 //! survived culling are solved together on the same dyadic time intervals, so the link
 //! enclosures are computed once per interval (§5.2.2). On each interval every pair's
 //! work is refined: continuous OBB tests down the OBB trees (§5.1), the vertex-face and

@@ -1,4 +1,4 @@
-//! Stage 1, dynamic BVH culling (seed 002 §4.1): axis-aligned boxes around what each
+//! Stage 1, dynamic BVH culling (Redon et al. 2004 §4.1): axis-aligned boxes around what each
 //! link element sweeps over the segment, from the interval enclosures, built bottom-up
 //! into a hierarchy and tested against the scene's static hierarchy and against itself.
 use crate::bounding_volume::Aabb;

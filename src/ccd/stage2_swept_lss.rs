@@ -1,4 +1,4 @@
-//! Stage 2, swept-volume culling with line-swept spheres (seed 002 §4.2), on the CPU and
+//! Stage 2, swept-volume culling with line-swept spheres (Redon et al. 2004 §4.2), on the CPU and
 //! conservative: instead of tessellating the swept LSS (whose error could hide a
 //! contact), each LSS endpoint's positions over the interval are enclosed in a box, and
 //! the swept LSS lies in the convex hull of the two boxes grown by the radius. A pair

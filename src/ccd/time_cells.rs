@@ -1,6 +1,6 @@
 //! The dyadic time cells of one segment's solve range, and the link enclosures over a
 //! cell. The solver visits each cell once and computes its enclosures once, for every
-//! test on it (the simultaneous idea of seed 002 §5.2.2); pose derivatives are computed
+//! test on it (the simultaneous idea of Redon et al. 2004 §5.2.2); pose derivatives are computed
 //! only for the cells where the interval Newton step needs them.
 use crate::collision::{Body, CollisionWorld};
 use crate::enclosure::{KinematicTree, LinkEnclosure, LinkJet, link_enclosures, link_jets};

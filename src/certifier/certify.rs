@@ -1,4 +1,4 @@
-//! The certifier's subdivision (seed 000 §6, Listings 1 and 2) over the element pairs
+//! The certifier's subdivision (Schröcker & Weber §6, Listings 1 and 2) over the element pairs
 //! that the pipeline's culling keeps: per dyadic time cell, a ball of affine maps holds
 //! each moving element's motion relative to the other element ([`motion_ball`]); its
 //! hierarchy is tested against the other's, nodes by their boxes grown by R·max ϱ, and
@@ -78,7 +78,7 @@ pub struct Unproven {
     pub s_hi: Real,
 }
 
-/// Per element, what the certifier precomputes once per robot (seed 000 §6): the
+/// Per element, what the certifier precomputes once per robot (Schröcker & Weber §6): the
 /// metric of each link element, and the largest distortion rate over it.
 pub struct CertifierData {
     metrics: Vec<Option<ObjectMetric>>,
@@ -260,7 +260,7 @@ impl<'w> Certifier<'w> {
         }
     }
 
-    /// Two leaves: the exact orbit tests of seed 000 §4 where both sides are polyhedral
+    /// Two leaves: the exact orbit tests of Schröcker & Weber §4 where both sides are polyhedral
     /// (triangles, boxes), else the leaf grown by R·max ϱ against the curved shape.
     #[allow(clippy::too_many_arguments)]
     fn leaves_apart(

@@ -1,6 +1,6 @@
-//! The affine-ball certifier of Schröcker and Weber (seed 000): proven collision-free
+//! The affine-ball certifier of Schröcker and Weber: proven collision-free
 //! verdicts. A link's motion over a time interval is a curve in the 12-dimensional space
-//! of affine maps; with the link's object-oriented metric ([`metric`], seed 000 §2) it
+//! of affine maps; with the link's object-oriented metric ([`metric`], Schröcker & Weber §2) it
 //! lies in a ball of radius R around one pose ([`motion_ball`], §5). Every point x of the
 //! link then stays within R·ϱ(x) of where that pose puts it (ϱ the distortion rate), so
 //! the orbits of vertices, edges and faces are balls and hyperboloids ([`orbit`], §3-4).

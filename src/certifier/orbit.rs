@@ -1,5 +1,5 @@
 //! Orbits of vertices, edges and faces under a ball of affine motions, and the basic
-//! collision tests between a moving and a fixed triangle (seed 000: Schröcker & Weber,
+//! collision tests between a moving and a fixed triangle (Schröcker & Weber,
 //! "Guaranteed collision detection with toleranced motions", §3, §4 and §6).
 //!
 //! Over a time interval the link's motion lies in a ball B_R(g) of affine maps (§2); the
@@ -28,7 +28,7 @@
 
 use crate::math::{Matrix3, Point3, Real, Triangle};
 
-/// ϱ²(x) = constant + (x − centre)ᵀ m (x − centre): the squared distortion rate (seed 000
+/// ϱ²(x) = constant + (x − centre)ᵀ m (x − centre): the squared distortion rate (Schröcker & Weber
 /// eq. 4) with `constant` = 1/|μ| > 0, `centre` the barycenter of the mass distribution and
 /// `m` = Σ_k u_k u_kᵀ / μ_k symmetric positive (semi)definite.
 #[derive(Clone, Copy, Debug)]
@@ -39,7 +39,7 @@ pub struct DistortionQuadratic {
 }
 
 impl DistortionQuadratic {
-    /// ϱ²(x), seed 000 eq. 4.
+    /// ϱ²(x), Schröcker & Weber eq. 4.
     pub fn rate_sq(&self, x: &Point3) -> Real {
         let d = x - self.centre;
         self.constant + d.dot(&(self.m * d))
@@ -47,7 +47,7 @@ impl DistortionQuadratic {
 }
 
 /// The moving object's tolerance: every point x may be displaced by up to `radius` · ϱ(x),
-/// i.e. the orbit of x under the ball B_R(id) of affine maps (seed 000 §3, eq. 4).
+/// i.e. the orbit of x under the ball B_R(id) of affine maps (Schröcker & Weber §3, eq. 4).
 #[derive(Clone, Copy, Debug)]
 pub struct Orbit {
     pub quadratic: DistortionQuadratic,
@@ -73,7 +73,7 @@ pub struct Orbit {
 const RELATIVE_SLACK: Real = 1e-10;
 
 impl Orbit {
-    /// Moving vertex vs fixed face (seed 000 §4, first test): may the ball B(v, R ϱ(v))
+    /// Moving vertex vs fixed face (Schröcker & Weber §4, first test): may the ball B(v, R ϱ(v))
     /// (eq. 4) touch the triangle? Minimum over y of |v − y|² − R² ϱ²(v).
     pub fn vertex_may_hit_triangle(&self, v: &Point3, fixed: &Triangle) -> bool {
         match Frame::new(self, &[v, &fixed[0], &fixed[1], &fixed[2]]) {
@@ -82,7 +82,7 @@ impl Orbit {
         }
     }
 
-    /// Moving edge [a, b] vs fixed edge [c, d] (seed 000 §4, second test): may the edge's
+    /// Moving edge [a, b] vs fixed edge [c, d] (Schröcker & Weber §4, second test): may the edge's
     /// orbit (Φ of eq. 6 between its planes, plus the end balls) touch the segment?
     pub fn edge_may_hit_edge(&self, a: &Point3, b: &Point3, c: &Point3, d: &Point3) -> bool {
         match Frame::new(self, &[a, b, c, d]) {
@@ -91,7 +91,7 @@ impl Orbit {
         }
     }
 
-    /// Fixed vertex y vs moving face (seed 000 §4, third test): may y lie in the
+    /// Fixed vertex y vs moving face (Schröcker & Weber §4, third test): may y lie in the
     /// triangle's orbit (Ψ of eq. 8 over σ(P) of Prop. 1, plus edge and vertex orbits)?
     pub fn triangle_may_hit_vertex(&self, moving: &Triangle, y: &Point3) -> bool {
         match Frame::new(self, &[&moving[0], &moving[1], &moving[2], y]) {
@@ -100,7 +100,7 @@ impl Orbit {
         }
     }
 
-    /// Seed 000 §6, Listing 2: the 3 vertex-face, 9 edge-edge and 3 face-vertex tests.
+    /// Schröcker & Weber §6, Listing 2: the 3 vertex-face, 9 edge-edge and 3 face-vertex tests.
     /// `false` proves that no contact can BEGIN between the triangles for any motion in
     /// the ball (the first contact of two triangles is vertex-face, edge-edge or
     /// face-vertex); triangles that already interpenetrate (an edge through the other's

@@ -6,7 +6,7 @@
 //!
 //! Every report of a motion without contacts carries its minimum clearance, and the
 //! clearance search proves a lower bound of every pair's distance over the motion
-//! (Lin 1993, the digest's §5.1, with the pose enclosures' motion bound). A pair whose
+//! (Lin 1993 ch. 5, with the pose enclosures' motion bound). A pair whose
 //! bound is at least half the certifier's tolerance is thereby proven apart over the
 //! whole motion, with a margin far above rounding: the certifier takes it as excluded and
 //! subdivides only the pairs that come closer. Such a pair has no contact for the

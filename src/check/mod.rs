@@ -3,8 +3,8 @@
 //! - [`inputs`]: files into a [`CollisionWorld`](crate::collision::CollisionWorld) and a
 //!   [`JointMotion`](crate::motion::JointMotion).
 //! - [`sampled`]: discrete checks along the motion (what MoveIt does; proves nothing).
-//! - [`pipeline_method`]: the articulated CCD pipeline of seed 002 ([`crate::ccd`]).
-//! - [`certified_method`]: the pipeline, then the affine-ball certifier of seed 000
+//! - [`pipeline_method`]: the articulated CCD pipeline of Redon et al. 2004 ([`crate::ccd`]).
+//! - [`certified_method`]: the pipeline, then the affine-ball certifier of Schröcker & Weber
 //!   ([`crate::certifier`]) for a proven `collision_free`.
 //! - [`clearance_plot`]: the clearance over time as an SVG plot (`--plot`).
 //! - [`measures`]: the minimum clearance and penetration depths a report carries.

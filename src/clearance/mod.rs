@@ -4,8 +4,8 @@
 //! the largest penetration depth within a contact event. Distances are exact per
 //! configuration (`query::distance`); over time, a
 //! priority queue of (pair, time cell) ordered by a proven lower bound of the pair's
-//! distance over the cell spends work only where the clearance is small (seed 001
-//! digest §5.1, with the time-to-collision bound replaced by the pose enclosures'
+//! distance over the cell spends work only where the clearance is small (Lin 1993
+//! ch. 5, with the time-to-collision bound replaced by the pose enclosures'
 //! motion bound, which holds for any joint motion).
 mod event_depth;
 mod min_clearance;

@@ -2,8 +2,8 @@
 //! checked pairs (pairs ordered and pruned by the distance of their world boxes).
 //!
 //! A pair of elements with convex hulls (meshes, boxes) is first measured hull to hull
-//! by Lin–Canny's closest features, warm started from the pair's last query (seed 001
-//! digest §3: only the root pair is tracked until the hulls come close): a mesh lies in
+//! by Lin–Canny's closest features, warm started from the pair's last query (Lin 1993
+//! §4.1: only the root pair is tracked until the hulls come close): a mesh lies in
 //! its hull, so a hull distance at or above the cutoff ends the query, and for two
 //! boxes it is the answer.
 use crate::collision::{Body, CollisionWorld};

@@ -23,7 +23,7 @@ enum BroadPhase {
 }
 
 /// Checks configurations of one world, one after the other, keeping the broad phase's
-/// sorted lists between calls (coherence, Lin digest §5.2).
+/// sorted lists between calls (coherence, Lin 1993 ch. 5).
 pub struct StateChecker<'w> {
     world: &'w CollisionWorld,
     poses: Vec<Isometry3>,

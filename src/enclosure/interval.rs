@@ -1,5 +1,5 @@
 //! Closed real intervals with outward rounding: interval arithmetic (Moore), as used by
-//! Redon et al., seed 002 §4.1.
+//! Redon et al. 2004 §4.1.
 //!
 //! An [`Interval`] stands for a set of real numbers. Every operation returns an interval
 //! that contains every exact result of the operation applied to members of its operands:
@@ -15,7 +15,7 @@ use std::f64::consts::{FRAC_2_PI, TAU};
 use std::ops::{Add, AddAssign, Div, Mul, MulAssign, Neg, Sub, SubAssign};
 
 /// A closed interval `[lo, hi]` of reals (interval arithmetic (Moore), as used by
-/// Redon et al., seed 002 §4.1). Invariant: `lo <= hi`, neither bound is NaN.
+/// Redon et al. 2004 §4.1). Invariant: `lo <= hi`, neither bound is NaN.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Interval {
     pub lo: f64,

@@ -1,6 +1,6 @@
 //! Interval vectors, matrices and poses: sets of rigid transforms enclosed entry by
 //! entry, with the outward-rounded arithmetic of [`Interval`] (interval arithmetic
-//! (Moore), as used by Redon et al., seed 002 §3.3 and §4.1).
+//! (Moore), as used by Redon et al. 2004 §3.3 and §4.1).
 //!
 //! An [`IntervalPose`] stands for every rigid transform whose rotation matrix and
 //! translation lie, entry by entry, in its intervals. Every operation returns a set that
@@ -299,7 +299,7 @@ impl IntervalPose {
 
     /// Every rotation about the direction of `axis` (f64, exact; normalised here in
     /// interval arithmetic) by an angle in `angle`:
-    /// `R = cos θ (I - u uᵀ) + sin θ [u]ₓ + u uᵀ` (seed 002 §3.3, eq. 3-4) with interval
+    /// `R = cos θ (I - u uᵀ) + sin θ [u]ₓ + u uᵀ` (Redon et al. 2004 §3.3, eq. 3-4) with interval
     /// cos/sin, each entry widened by `16 ε (1 + |θ|max)` so that nalgebra's
     /// `UnitQuaternion::from_scaled_axis(axis * θ)` is held too, and cut to that much
     /// beyond `[-1, 1]`. Zero translation. A zero or non-finite axis gives a non-finite set.

@@ -1,11 +1,11 @@
 //! Enclosures of every link's pose, and of its time derivative, over a time interval
-//! of one segment of the executed motion (seed 002 §3.3 and §4.1).
+//! of one segment of the executed motion (Redon et al. 2004 §3.3 and §4.1).
 //!
 //! The joint values over the interval are polynomial ranges (linear, cubic or quintic
 //! motion), the joint rotations are `cos θ (I - u uᵀ) + sin θ [u]ₓ + u uᵀ` with interval
-//! sine and cosine (seed 002 eq. 3-4), and the chain is concatenated parents-first
+//! sine and cosine (Redon et al. 2004 eq. 3-4), and the chain is concatenated parents-first
 //! (eq. 6). Derivatives follow the product rule through the same chain; they bound the
-//! velocities the interval Newton step needs (seed 002 §5.2.4).
+//! velocities the interval Newton step needs (Redon et al. 2004 §5.2.4).
 use super::{AxisRotation, Interval, IntervalMatrix3, IntervalPose, IntervalVector3};
 use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::motion::Segment;

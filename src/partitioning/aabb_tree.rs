@@ -1,4 +1,4 @@
-//! A hierarchy of axis-aligned boxes, built bottom-up: the dynamic BVH of seed 002
+//! A hierarchy of axis-aligned boxes, built bottom-up: the dynamic BVH of Redon et al. 2004
 //! §4.1 (rebuilt every time interval around the links' swept boxes) and the static
 //! hierarchy of the scene.
 use crate::bounding_volume::Aabb;

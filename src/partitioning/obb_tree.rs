@@ -1,5 +1,5 @@
 //! Bounding-volume hierarchy of oriented boxes over the triangles of a mesh
-//! (the OBB trees that seed 002 §5.1 tests against each other).
+//! (the OBB trees that Redon et al. 2004 §5.1 tests against each other).
 //!
 //! Built top-down: each node's box is aligned with the principal axes of its
 //! triangles' corners, and the triangles are split at the mean of their centroids

@@ -3,9 +3,9 @@
 //! - [`intersection`]: do two placed shapes touch, and where (the discrete core).
 //! - [`gjk`]: distance and closest points of convex shapes.
 //! - [`distance`]: distance and closest points of any two element shapes (meshes too).
-//! - [`triangle_triangle`]: seed 003's triangle-triangle test.
-//! - [`closest_features`]: seed 001's closest features of convex polyhedra (Lin–Canny).
-//! - [`penetration`]: seed 004's depth of collision, in the plane and in space.
+//! - [`triangle_triangle`]: Šinjur's triangle-triangle test.
+//! - [`closest_features`]: Lin 1993's closest features of convex polyhedra (Lin–Canny).
+//! - [`penetration`]: Keerthi & Sridharan's depth of collision, in the plane and in space.
 pub mod closest_features;
 pub mod distance;
 pub mod gjk;

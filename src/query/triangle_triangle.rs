@@ -1,4 +1,4 @@
-//! Triangle–triangle intersection test after Šinjur (seed 003) §5.
+//! Triangle–triangle intersection test after Šinjur §5.
 //!
 //! §5 distinguishes three situations for triangles `A` and `B` with planes `P1`, `P2`:
 //!
@@ -70,7 +70,7 @@ const REFINE_REL: Real = 1e-11;
 pub const TOUCH_REL: Real = 1e-9;
 
 /// Returns a point common to the closed triangles `a` and `b`, or `None` if they are
-/// disjoint (Šinjur, seed 003 §5; see the module documentation for the robust details).
+/// disjoint (Šinjur §5; see the module documentation for the robust details).
 ///
 /// Touching at a corner or along an edge counts as intersecting. In the transversal case
 /// the point is the midpoint of the overlap of the two intervals on the planes' common

@@ -15,7 +15,7 @@ the Minkowski difference A - B. Translating B by h(n) n separates the solids, so
 h(n) is an upper bound of the MTD, attained at the MTD's normal. So:
 
 * ours >= MTD: moving B by our depth along our normal must separate: depth <= h(normal)
-  and, where depth < h(normal) (a refined normal at a cylinder's rim reports seed 004's
+  and, where depth < h(normal) (a refined normal at a cylinder's rim reports Keerthi & Sridharan's
   directional depth D(normal) = min over m of h(m) / (m . normal)), a plane m found near
   the normal with h(m) / (m . normal) <= depth + TOL_DEPTH;
 * ours <= MTD: no direction found does better, depth <= h(m) + TOL_DEPTH for every m
@@ -345,7 +345,7 @@ def test_primitive_depths_agree_with_coal(primitive_sample):
             worst.add("apart for ours: least h found (<= 0: a separating plane)", searched[i], pair)
             continue
         # Translating B by depth along our normal separates: some plane m separates them
-        # then, h(m) <= depth (m . n). The depth along a direction (seed 004's D(n), what
+        # then, h(m) <= depth (m . n). The depth along a direction (Keerthi & Sridharan's D(n), what
         # the refinement at cylinder rims reports) is min over m of h(m) / (m . n), at
         # most h(n); a search near n finds the plane where D(n) < h(n).
         separating = h_ours[i] if h_ours[i] - ours[i] <= TOL_DEPTH else directional_depth_found(A.take([i]), B.take([i]), normal[i])

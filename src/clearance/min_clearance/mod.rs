@@ -1,5 +1,5 @@
 //! The minimum clearance over a motion: best-first search over (pair, time cell) with
-//! proven lower bounds (seed 001 digest §5.1's priority queue of pairs).
+//! proven lower bounds (Lin 1993 ch. 5's priority queue of pairs).
 //!
 //! The search starts from every pair at every waypoint (pairs in the order of their
 //! world boxes' gap, cut off at the best so far). A cell's lower bound starts as the

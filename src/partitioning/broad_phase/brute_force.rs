@@ -1,5 +1,5 @@
 //! The reference broad phase: every pair of boxes is tested ("raw method", Šinjur
-//! (seed 003) §4.1). Quadratic; used for small scenes and as the oracle in tests.
+//! §4.1). Quadratic; used for small scenes and as the oracle in tests.
 use super::is_proper;
 use crate::bounding_volume::Aabb;
 

@@ -1,9 +1,9 @@
 //! Broad phases: from many axis-aligned boxes to the pairs of boxes that overlap.
 //!
-//! - [`brute_force_pairs`]: all pairs, the reference (Šinjur, seed 003 §4.1).
-//! - [`UniformGrid`]: uniform space subdivision (Šinjur, seed 003 §4.2).
+//! - [`brute_force_pairs`]: all pairs, the reference (Šinjur §4.1).
+//! - [`UniformGrid`]: uniform space subdivision (Šinjur §4.2).
 //! - [`SortAndSweep`]: sorted endpoint lists kept between calls and re-sorted by insertion
-//!   sort (Lin thesis digest, seed 001 §5.2).
+//!   sort (Lin 1993 ch. 5).
 //!
 //! All of them return the same thing: the pairs `(i, j)`, `i < j`, of indices into the
 //! slice whose closed boxes overlap (touching counts), sorted, without duplicates. Empty
@@ -46,8 +46,8 @@ pub const GRID_MAX_SIZE_SPREAD: Real = 1.0;
 /// - otherwise (many boxes of similar size): [`BroadPhaseKind::UniformGrid`].
 ///
 /// Grounds: the uniform subdivision sizes its cells from the average box extents and
-/// works when each box covers few cells and each cell holds few boxes (Šinjur, seed 003
-/// §4.2); the digest of the Lin thesis (seed 001 §5.2) notes that uniform grids suit
+/// works when each box covers few cells and each cell holds few boxes (Šinjur
+/// §4.2); Lin 1993 (ch. 5) notes that uniform grids suit
 /// objects of uniform size, while the sort-and-sweep cost O(n + exchanges) depends only
 /// on the number of boxes and on how much their order changes, not on their sizes.
 pub fn choose_broad_phase(aabbs: &[Aabb]) -> BroadPhaseKind {

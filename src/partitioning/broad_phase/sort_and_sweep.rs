@@ -1,4 +1,4 @@
-//! Sort and sweep exploiting coherence, after the Lin thesis (digest, seed 001 §5.2).
+//! Sort and sweep exploiting coherence, after Lin 1993 ch. 5.
 //!
 //! The begin and end values of every box are kept sorted on each of x, y and z between
 //! calls. Each call writes the boxes' new values into the lists and re-sorts them with
@@ -50,7 +50,7 @@ impl Endpoint {
     }
 }
 
-/// Incremental sort and sweep (Lin thesis digest, seed 001 §5.2).
+/// Incremental sort and sweep (Lin 1993 ch. 5).
 #[derive(Clone, Debug, Default)]
 pub struct SortAndSweep {
     axes: [Vec<Endpoint>; 3],

@@ -1,4 +1,4 @@
-//! Uniform space subdivision after Šinjur (seed 003) §4.2.
+//! Uniform space subdivision after Šinjur §4.2.
 //!
 //! Space is cut into axis-parallel cells whose size is the average extent of the boxes
 //! along each axis (the seed's heuristic: "an average length of all triangles in all
@@ -24,7 +24,7 @@ pub const MAX_CELLS_PER_AXIS: u32 = 1024;
 /// A box overlapping more cells than this is tested against every box instead.
 pub const MAX_CELLS_PER_BOX: u64 = 64;
 
-/// A uniform grid over a scene of boxes (Šinjur, seed 003 §4.2).
+/// A uniform grid over a scene of boxes (Šinjur §4.2).
 #[derive(Clone, Debug, PartialEq)]
 pub struct UniformGrid {
     origin: [Real; 3],

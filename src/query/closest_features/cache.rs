@@ -1,6 +1,6 @@
-//! The per-pair warm-start cache (seed 001, Lin thesis digest §9 "Per-pair cache",
-//! §2.9 "With coherence"): the last closest pair, including which sub-cell of a
-//! high-degree vertex's cone (§2.8) the other body was in, so the next query on the
+//! The per-pair warm-start cache (Lin 1993 §3.6, dynamic use, and §3.3.3–3.4, with
+//! coherence): the last closest pair, including which sub-cell of a high-degree
+//! vertex's cone (§3.2.4–3.2.5) the other body was in, so the next query on the
 //! same two polyhedra starts where the last one ended.
 use super::feature::{Feat, FeaturePair};
 use super::polyhedron::ConvexPolyhedron;

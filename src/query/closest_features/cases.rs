@@ -1,13 +1,13 @@
-//! The six feature-pair cases of the walk (seed 001, Lin thesis digest §2.5, with the
-//! digest's corrections: E–E clamping in `nearest.rs`, the wedge test as
-//! −N_F ∈ cone(N_L, N_R) through the edge's cell, heights signed as in §1, and a
-//! standard Cyrus–Beck clip, §2.6).
+//! The six feature-pair cases of the walk (Lin 1993 §3.3.1, with
+//! corrections where the thesis's text is garbled or inconsistent: E–E clamping in `nearest.rs`, the wedge test as
+//! −N_F ∈ cone(N_L, N_R) through the edge's cell, heights signed as in ch. 2, and a
+//! standard Cyrus–Beck clip, §3.3.2).
 //!
 //! Each case looks at a pair (p-feature, q-feature) with the p-feature of lower or
 //! equal dimension; the mirrored cases swap the bodies. A case either moves to a
 //! neighbouring pair, or stops: `Done` when each nearest point lies in the other
 //! feature's (flared) Voronoi cell, `Contact` when the bodies touch or overlap.
-//! Contact is diagnosed where the walk would otherwise cycle (digest §2.7): an edge
+//! Contact is diagnosed where the walk would otherwise cycle (Lin 1993 ch. 3): an edge
 //! crossing a face inside its prism, two features closer than the contact tolerance,
 //! and the local-minimum escapes of `escape.rs`.
 use super::escape::{Escape, escape_point, escape_segment, height, in_prism};
@@ -28,7 +28,7 @@ const FACE_FACE_ANTIPARALLEL: Real = 1e-15;
 /// Tolerances of one query (lengths).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Tol {
-    /// Outward shift of every constraint plane (digest §2.7).
+    /// Outward shift of every constraint plane (Lin 1993 ch. 3).
     pub flare: Real,
     /// Features closer than this touch.
     pub contact: Real,
@@ -123,7 +123,7 @@ impl Bodies<'_> {
             return Step::Contact(p, q);
         }
         if h < 0.0 {
-            // Local minimum (digest §2.7): inside q, or closest to another feature.
+            // Local minimum (Lin 1993 ch. 3): inside q, or closest to another feature.
             return match escape_point(self.q, &pq, self.tol.contact) {
                 Escape::Inside(_) => Step::Contact(p, pq),
                 Escape::Closest(f) => Step::Move(Feat::V(vp), f),
@@ -158,7 +158,7 @@ impl Bodies<'_> {
         Step::Done(xp, y)
     }
 
-    /// Edge of p against face of q, in q's frame (digest §2.5 "Edge–face").
+    /// Edge of p against face of q, in q's frame (Lin 1993 §3.3.1 "Edge–face").
     pub fn edge_face(&self, ep: u32, fq: u32) -> Step {
         let (tp, hp) = self.p.edge_points(ep);
         let (t, h) = (self.p2q.point(&tp), self.p2q.point(&hp));
@@ -173,7 +173,7 @@ impl Bodies<'_> {
         let c = self.tol.contact;
         if h0.min(h1) <= c {
             if h0.max(h1) < -c {
-                // Beneath the face inside its prism: local minimum (digest §2.7).
+                // Beneath the face inside its prism: local minimum (Lin 1993 ch. 3).
                 return match escape_segment(self.q, &t, &h, c) {
                     Escape::Inside(x) => Step::Contact(self.q2p.point(&x), x),
                     Escape::Closest(f) => Step::Move(Feat::E(ep), f),
@@ -215,7 +215,7 @@ impl Bodies<'_> {
         }
     }
 
-    /// Face of p against face of q (digest §2.5 "Face–face"), in q's frame.
+    /// Face of p against face of q (Lin 1993 §3.3.1 "Face–face"), in q's frame.
     pub fn face_face(&self, fp: u32, fq: u32) -> Step {
         let c = self.tol.contact;
         let np = self.p2q.vector(&self.p.faces[fp as usize].normal);
@@ -378,7 +378,7 @@ fn clip_polygon(mut poly: Vec<Point3>, planes: &[Plane], slack: Real) -> Vec<Poi
     poly
 }
 
-/// The boundary feature of face `f` nearest to segment `a`-`b` (digest §2.5
+/// The boundary feature of face `f` nearest to segment `a`-`b` (Lin 1993 §3.3.1
 /// `closest_boundary_feature`): a corner, a side's edge, or for a diagonal the
 /// sibling face.
 fn closest_boundary(poly: &ConvexPolyhedron, f: u32, a: &Point3, b: &Point3) -> Feat {

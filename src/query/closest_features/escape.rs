@@ -1,5 +1,5 @@
-//! The O(n) escapes of the walk (seed 001, Lin thesis digest §2.7 "Local minimum" and
-//! §2.5 `find_closest`), which here also diagnose penetration (digest §8: only the
+//! The O(n) escapes of the walk (Lin 1993 ch. 3 "Local minimum" and
+//! §3.3.1 `find_closest`), which here also diagnose penetration (Lin 1993 ch. 7: only the
 //! exterior is partitioned, so the walk itself cannot see it).
 //!
 //! A feature that lies beneath a face but inside the face's prism is either inside the

@@ -1,11 +1,11 @@
-//! Features of a convex polyhedron (seed 001, Lin thesis digest §1 and §9 "Per-pair
-//! cache"): vertices, edges and faces as open sets, named by index.
+//! Features of a convex polyhedron (Lin 1993 ch. 2, and §3.6 for the per-pair
+//! cache): vertices, edges and faces as open sets, named by index.
 use super::polyhedron::ConvexPolyhedron;
 
 /// A feature of a [`ConvexPolyhedron`]: `Vertex(i)` indexes
 /// [`ConvexPolyhedron::vertices`], `Edge(i)` indexes the edges
 /// ([`ConvexPolyhedron::edge`]) and `Face(i)` the faces ([`ConvexPolyhedron::face_count`];
-/// a hull polygon with more than five edges is cut into coplanar faces, digest §2.8).
+/// a hull polygon with more than five edges is cut into coplanar faces, Lin 1993 §3.2.4–3.2.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Feature {
     Vertex(u32),
@@ -21,7 +21,7 @@ pub struct FeaturePair {
 }
 
 /// A feature as the walk sees it: a vertex is named by one of its Voronoi sub-cells
-/// (a vertex with more than five edges has several, digest §2.8), edges and faces by
+/// (a vertex with more than five edges has several, Lin 1993 §3.2.4–3.2.5), edges and faces by
 /// their index. Constraint planes point to one of these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Feat {

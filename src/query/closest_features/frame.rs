@@ -1,4 +1,4 @@
-//! The relative frame of the walk (seed 001, Lin thesis digest §2.10): each body's
+//! The relative frame of the walk (Lin 1993 §3.6): each body's
 //! features stay in its own frame and only the few points under test are mapped
 //! across, never whole models.
 use crate::math::{Isometry3, Matrix3, Point3, Real, Vector3};

@@ -1,5 +1,5 @@
 //! From a point cloud to the convex polygons of its hull (input of the winged-edge
-//! structure of seed 001, Lin thesis digest §1 "Representation").
+//! structure of Lin 1993 ch. 2 "Representation").
 //!
 //! parry3d-f64 gives the hull as triangles. Coplanar triangles (within a tolerance) are
 //! merged into convex polygons, points in the middle of an edge or of a face are

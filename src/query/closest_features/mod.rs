@@ -1,21 +1,21 @@
-//! Closest features of convex polyhedra (seed 001, Lin–Canny; digest §2).
+//! Closest features of convex polyhedra (Lin 1993 ch. 3, Lin–Canny).
 //!
-//! The incremental closest-feature algorithm of Lin and Canny as described in seed 001
-//! (Lin thesis digest §2), with the digest's corrections:
+//! The incremental closest-feature algorithm of Lin and Canny as described in Lin 1993
+//! (ch. 3), with corrections where the thesis's text is garbled or inconsistent:
 //! - [`ConvexPolyhedron`] (`polyhedron.rs`, `hull.rs`): a winged-edge convex
 //!   polyhedron built from a point cloud (parry3d-f64's hull, coplanar triangles
-//!   merged), with precomputed Voronoi cells (`voronoi.rs`, §2.2), flared (§2.7) and
-//!   split so that no cell has more than five side planes (§2.8: polygons with more
+//!   merged), with precomputed Voronoi cells (`voronoi.rs`, ch. 3), flared (ch. 3) and
+//!   split so that no cell has more than five side planes (§3.2.4–3.2.5: polygons with more
 //!   than five edges are cut into coplanar faces of at most four sides, cones of
 //!   vertices with more than five edges into pyramidal sub-cells);
 //! - [`closest_features`] (`walk.rs`, `cases.rs`): the walk over feature pairs with
-//!   the six pair cases (§2.5), nearest points of features (`nearest.rs`, §2.4) and
-//!   the O(n) local-minimum escapes (`escape.rs`, §2.7), which also diagnose
-//!   interpenetration; computed in the relative frame (`frame.rs`, §2.10). A walk
+//!   the six pair cases (§3.3.1), nearest points of features (`nearest.rs`, App. A) and
+//!   the O(n) local-minimum escapes (`escape.rs`, ch. 3), which also diagnose
+//!   interpenetration; computed in the relative frame (`frame.rs`, §3.6). A walk
 //!   that cycles or exceeds its step cap ends in an exhaustive fallback, flagged in
 //!   the answer and counted by [`fallback_count`];
 //! - [`WarmStart`] and [`closest_features_cached`] (`cache.rs`): the per-pair cache
-//!   for coherent queries (§2.9, §9).
+//!   for coherent queries (§3.3.3–3.4, §3.6).
 mod cache;
 mod cases;
 mod escape;

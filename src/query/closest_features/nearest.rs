@@ -1,6 +1,6 @@
-//! Nearest points between features (seed 001, Lin thesis digest §2.4).
+//! Nearest points between features (Lin 1993 App. A).
 //!
-//! Edge–edge follows the digest's correction: the thesis clamps both line parameters
+//! Edge–edge corrects the thesis, which clamps both line parameters
 //! to [0, 1] independently, which is wrong in general; here one is clamped, the other
 //! re-projected and clamped, and the first re-projected again. Parallel edges get the
 //! middle of the overlapping stretch (the thesis's choice, stable under small motion).

@@ -1,10 +1,10 @@
-//! A convex polyhedron in winged-edge form with its Voronoi cells (seed 001, Lin
-//! thesis digest §1 "Representation", §2.2 and §2.8).
+//! A convex polyhedron in winged-edge form with its Voronoi cells (Lin 1993
+//! ch. 2 "Representation", ch. 3 and §3.2.4–3.2.5).
 //!
 //! Built from a point cloud: hull polygons (`hull.rs`), then edges running from tail to
 //! head with a left and a right face (left as seen from outside when walking from the
 //! tail to the head), polygons with more than five edges cut into coplanar faces of at
-//! most four sides (digest §2.8), the edges around each vertex in cyclic order, and the
+//! most four sides (Lin 1993 §3.2.4–3.2.5), the edges around each vertex in cyclic order, and the
 //! cells (`voronoi.rs`).
 use super::feature::Feat;
 use super::hull::hull_polygons;
@@ -29,7 +29,7 @@ pub(super) struct Edge {
     pub right: u32,
 }
 
-/// A side of a face: a hull edge, or a diagonal cut by the §2.8 subdivision, whose
+/// A side of a face: a hull edge, or a diagonal cut by the §3.2.4–3.2.5 subdivision, whose
 /// other side is a coplanar sibling face.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Side {
@@ -240,12 +240,12 @@ impl ConvexPolyhedron {
     }
 
     /// Faces as features: hull polygons, those with more than five edges cut into
-    /// coplanar pieces (digest §2.8).
+    /// coplanar pieces (Lin 1993 §3.2.4–3.2.5).
     pub fn face_count(&self) -> usize {
         self.faces.len()
     }
 
-    /// Faces of the hull before the §2.8 cut (maximal coplanar polygons).
+    /// Faces of the hull before the §3.2.4–3.2.5 cut (maximal coplanar polygons).
     pub fn polygon_count(&self) -> usize {
         self.polygon_count
     }

@@ -1,5 +1,5 @@
-//! Voronoi cells of a convex polyhedron's features as constraint planes (seed 001,
-//! Lin thesis digest §2.2, §2.3, §2.7 flaring and §2.8 splitting).
+//! Voronoi cells of a convex polyhedron's features as constraint planes (Lin 1993
+//! ch. 3, App. B, ch. 3 flaring and §3.2.4–3.2.5 splitting).
 //!
 //! A plane keeps the side `n · x + w >= 0` and names the feature on its other side.
 //! - Vertex V, for each edge VW: `(X - V) · (V - W) >= 0` → that edge.
@@ -8,9 +8,9 @@
 //!   from the face's interior (judged by the face's centroid) → that face.
 //! - Face: for each side, the plane through the side perpendicular to the face, kept
 //!   on the side of the centroid → the edge (or, for a diagonal, the sibling face).
-//!   The face plane itself ("above") is tested separately (digest §2.3).
+//!   The face plane itself ("above") is tested separately (Lin 1993 App. B).
 //!
-//! §2.8: a vertex with more than five edges has its cone cut into pyramidal sub-cells.
+//! §3.2.4–3.2.5: a vertex with more than five edges has its cone cut into pyramidal sub-cells.
 //! The cone is spanned by the normals g_0..g_{k-1} of the faces around the vertex
 //! (edge c_j lies between g_{j-1} and g_j); sub-cell s is spanned by g_0 and
 //! g_{2s+1}..g_{2s+3} (a fan around g_0) and bounded by at most four planes: those of
@@ -18,7 +18,7 @@
 //! generator, shared with the neighbouring sub-cells. Every cell then has at most five side planes, so each point-cell test
 //! costs the same.
 //!
-//! Flaring (§2.7): a point counts as outside a plane only when it is beyond it by more
+//! Flaring (ch. 3): a point counts as outside a plane only when it is beyond it by more
 //! than `offset + FLARE_TILT · r` (r: its distance to the feature), so neighbouring
 //! cells overlap a little and ties cannot flip back and forth. Both terms are kept
 //! small: a pair accepted thanks to the flare is off by about the flare's angle times
@@ -212,11 +212,11 @@ impl Cells {
         &self.planes[start as usize..(start + len) as usize]
     }
 
-    /// The point-cell test (digest §2.3) with flared planes: `None` when `p` (in the
+    /// The point-cell test (Lin 1993 App. B) with flared planes: `None` when `p` (in the
     /// polyhedron's frame) lies in the cell of `f` (for a face: in its prism; the face
     /// plane is not tested), else the neighbour behind the most violated plane.
     ///
-    /// A vertex's cone is tested sub-cell by sub-cell (§2.8): a violated plane between
+    /// A vertex's cone is tested sub-cell by sub-cell (§3.2.4–3.2.5): a violated plane between
     /// two sub-cells moves the test to the next one (no feature changes, so this is
     /// not a step of the walk), and only an edge is ever returned.
     ///

@@ -1,8 +1,8 @@
-//! The closest-feature walk (seed 001, Lin thesis digest §2.1, §2.9, §2.10): from a
+//! The closest-feature walk (Lin 1993 ch. 3 and §3.3.3–3.4 and §3.6): from a
 //! start pair, apply the pair cases of `cases.rs` until one stops.
 //!
 //! Every step is O(1) except the O(n) escapes. In exact arithmetic the walk cannot
-//! cycle while the bodies are apart (§2.1); in floating point, and when they overlap,
+//! cycle while the bodies are apart (ch. 3); in floating point, and when they overlap,
 //! it is guarded: a repeated pair (Brent's cycle detection) or more than
 //! `64 + 2 (n_A + n_B)` steps (n: number of features) ends the walk, and the answer
 //! then comes from GJK on the two hulls with the features located around its points.
@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Contact tolerance relative to the two bodies' scale.
 const CONTACT_REL: Real = 1e-13;
-/// Flare offset of the constraint planes relative to the two bodies' scale (§2.7): a
+/// Flare offset of the constraint planes relative to the two bodies' scale (ch. 3): a
 /// few rounding units (see `voronoi.rs` on why no more).
 const FLARE_REL: Real = 2e-15;
 
@@ -41,7 +41,7 @@ pub struct ClosestFeatures {
     /// The closest feature pair (the warm start of the next query).
     pub features: FeaturePair,
     /// Feature-pair switches the walk took (moves between the sub-cells of one
-    /// vertex's cone, §2.8, are part of that vertex's point-cell test, not steps).
+    /// vertex's cone, §3.2.4–3.2.5, are part of that vertex's point-cell test, not steps).
     pub steps: usize,
     /// The polyhedra touch or interpenetrate (within the contact tolerance).
     pub penetrating: bool,
@@ -54,7 +54,7 @@ pub struct ClosestFeatures {
 /// started from `start` (`None`: from the first vertices of both).
 pub fn closest_features(a: &ConvexPolyhedron, pose_a: &Isometry3, b: &ConvexPolyhedron, pose_b: &Isometry3, start: Option<FeaturePair>) -> ClosestFeatures {
     let start = start.and_then(|s| Some((Feat::from_public(s.a, a)?, Feat::from_public(s.b, b)?)));
-    // A public vertex does not say which sub-cell of its cone (§2.8) the other body
+    // A public vertex does not say which sub-cell of its cone (§3.2.4–3.2.5) the other body
     // was in: locate it from the other feature's position.
     let start = start.map(|(fa, fb)| {
         let b2a = pose_a.inv_mul(pose_b);

@@ -1,5 +1,5 @@
 //! Distance of a mesh's surface and a voxel map's cubes: a best-first branch and bound
-//! over pairs of nodes of both hierarchies at once (Lin 1993, the digest's §3), the
+//! over pairs of nodes of both hierarchies at once (Lin 1993 §4.1), the
 //! mesh's OBB tree against the map's box hierarchy, with the exact distance of a
 //! triangle and a cube at the leaves. Each pair of nodes is bounded below by the gap of
 //! the two boxes along the map's axes and the mesh box's own axes, so a cube far from

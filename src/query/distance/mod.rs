@@ -2,7 +2,7 @@
 //!
 //! Exact distances for every pair of element shapes: GJK where both are convex (balls
 //! and capsules through their cores and margins), and a branch and bound over a mesh's
-//! OBB tree or a voxel map's hierarchy otherwise (seed 001 digest §3: a hierarchy of convex pieces, whose bounds
+//! OBB tree or a voxel map's hierarchy otherwise (Lin 1993 §4.1: a hierarchy of convex pieces, whose bounds
 //! prune the pairs that cannot be closer than the best found so far; the leaves are
 //! the mesh's triangles, so the distance of a real mesh is exact). Shapes that
 //! intersect, also by one lying inside the other, are at distance 0.

@@ -1,5 +1,5 @@
 //! The distance of a voxel map to any other shape: a best-first branch and bound over
-//! the map's hierarchy (Lin 1993, the digest's §3: bounds of a hierarchy prune what
+//! the map's hierarchy (Lin 1993 §4.1: bounds of a hierarchy prune what
 //! cannot be closer than the best found), with the exact distance of each cube that
 //! may still be closer, a cube being a solid box. A mesh is measured by its surface
 //! (both hierarchies at once, [`mesh_voxel_map_distance`]); whether a cube lies wholly

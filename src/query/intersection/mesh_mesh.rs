@@ -1,4 +1,4 @@
-//! Mesh against mesh: simultaneous descent of both OBB trees with seed 003's
+//! Mesh against mesh: simultaneous descent of both OBB trees with Šinjur's
 //! triangle-triangle test at leaf pairs, then solid containment of closed meshes.
 use crate::math::{Isometry3, Point3};
 use crate::partitioning::NodeContent;

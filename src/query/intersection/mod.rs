@@ -2,7 +2,7 @@
 //!
 //! Exact discrete collision for one configuration: closed-form or separating-axis tests
 //! where both sides are primitives, GJK for the other convex pairs, OBB-tree traversal
-//! for meshes with seed 003's triangle-triangle test at the leaves, the hierarchy of a voxel
+//! for meshes with Šinjur's triangle-triangle test at the leaves, the hierarchy of a voxel
 //! map down to its cubes. Primitives are solid;
 //! a mesh counts as solid where it is closed, so a shape entirely inside another is a
 //! collision even when no surfaces touch.

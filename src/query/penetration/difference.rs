@@ -1,5 +1,5 @@
 //! The Minkowski difference `A − B` of two placed convex shapes through its support
-//! function (seed 004, Lemma 1(i): every depth question about A and B is one about
+//! function (Keerthi & Sridharan, Lemma 1(i): every depth question about A and B is one about
 //! `A − B` and the origin). Work happens in A's frame, as in [`crate::query::gjk`].
 use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::shape::SupportMap;

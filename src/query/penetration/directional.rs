@@ -1,9 +1,9 @@
-//! The directional depth `D(d;A,B)` of seed 004 (section 4) in space: how far B must be
+//! The directional depth `D(d;A,B)` of Keerthi & Sridharan (§4) in space: how far B must be
 //! translated along `d` to separate from A.
 //!
-//! By seed 004's Lemma 1(i), `D(d;A,B) = D(d;A−B,{0})`: the largest `t` with `t d` in
+//! By Keerthi & Sridharan's Lemma 1(i), `D(d;A,B) = D(d;A−B,{0})`: the largest `t` with `t d` in
 //! the Minkowski difference `M = A − B`, i.e. where the ray from the origin along `d`
-//! leaves `M`. Seed 004 (section 5) maximises a difference of piecewise affine
+//! leaves `M`. Keerthi & Sridharan (§5) maximises a difference of piecewise affine
 //! functions over the polygons' chains; in space `M` is known only through its
 //! support function, so the exit point is found by van den Bergen's GJK ray cast
 //! ("Ray casting against general convex objects", 2004) from a point beyond `M` on the
@@ -28,7 +28,7 @@ const STALLS: usize = 4;
 const NEAR: Real = 1e3;
 
 /// The least `t >= 0` such that translating B by `t * d` (world frame) separates the
-/// shapes (they touch after it): seed 004's `D(d;A,B)` for intersecting shapes. `d`
+/// shapes (they touch after it): Keerthi & Sridharan's `D(d;A,B)` for intersecting shapes. `d`
 /// need not be unit (`D(αd) = D(d)/α`, Lemma 1(iii)). `None` when the shapes do not
 /// intersect ([`gjk::intersects`]), `d` is zero, or the input is not finite.
 pub fn directional_depth(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3, d: &Vector3) -> Option<Real> {

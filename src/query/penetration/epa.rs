@@ -1,6 +1,6 @@
 //! The expanding polytope algorithm (EPA, van den Bergen, "Proximity queries and
 //! penetration depth computation on 3D game objects", 2001) on the difference of two
-//! cores: the 3D counterpart of seed 004's `compute_I` (section 3), which scans the
+//! cores: the 3D counterpart of Keerthi & Sridharan's `compute_I` (section 3), which scans the
 //! edges of the planar Minkowski difference for the one nearest the origin. In space
 //! the difference is only known through its support function, so a polytope inside
 //! it, holding the origin, is grown towards its boundary where that boundary is

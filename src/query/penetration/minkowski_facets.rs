@@ -1,7 +1,7 @@
 //! The exact minimum translational distance of two convex polytopes from the facets of
-//! their Minkowski difference: seed 004's `compute_I` (section 3) in space. The
+//! their Minkowski difference: Keerthi & Sridharan's `compute_I` (section 3) in space. The
 //! difference `A − B` is the hull of the m·n vertex differences; the MTD is the least
-//! distance from the origin to the plane of one of its facets. Seed 004 notes that this
+//! distance from the origin to the plane of one of its facets. Keerthi & Sridharan notes that this
 //! is expensive in three dimensions (Buckley and Leifer's O((m+n)² log(m+n))); here the
 //! hull of all m·n differences costs O(mn log mn), fine for small polytopes (the
 //! integration uses it up to m·n of a few thousand) and the reference EPA is tested

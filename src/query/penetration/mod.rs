@@ -1,15 +1,15 @@
-//! Penetration depth (seed 004, Keerthi and Sridharan, "On computing depth of collision
+//! Penetration depth (Keerthi & Sridharan, "On computing depth of collision
 //! in two dimensions"): how far one shape must be translated to separate from another.
 //!
-//! Both measures of seed 004 live on the Minkowski difference `M = A − B = {a − b}`
+//! Both measures of Keerthi & Sridharan live on the Minkowski difference `M = A − B = {a − b}`
 //! (the configuration-space obstacle of B against A). Translating B by `t` separates
 //! the shapes exactly when `t` leaves the interior of `M`, so
 //!
-//! - the translational measure `I(A,B)` (Cameron and Culley's MTD, seed 004 section 3)
+//! - the translational measure `I(A,B)` (Cameron and Culley's MTD, Keerthi & Sridharan §3)
 //!   is the distance from the origin to the boundary of `M`, attained along the
 //!   outward normal `n` of the facet of `M` nearest the origin, with `I = h_M(n)`
 //!   (the support function of `M`);
-//! - the directional measure `D(d;A,B)` (seed 004 section 4, Lemma 1(i):
+//! - the directional measure `D(d;A,B)` (Keerthi & Sridharan §4, Lemma 1(i):
 //!   `D(d;A,B) = D(d;A−B,{0})`) is where the ray from the origin along `d` leaves `M`.
 //!
 //! Sign convention, everywhere in this module: **translating B by `depth * normal`
@@ -18,7 +18,7 @@
 //! [`crate::query::gjk::SeparatingPlane::normal`], which points from B towards A.
 //!
 //! Files, one concept each:
-//! - [`planar`]: the two measures of seed 004 on convex polygons, from the Minkowski
+//! - [`planar`]: the two measures of Keerthi & Sridharan on convex polygons, from the Minkowski
 //!   difference built by merging edges by angle, O(m + n).
 //! - [`translational`]: [`penetration_depth`] of any two [`crate::shape::SupportMap`]s:
 //!   cores by EPA, margins added, polished along ray exits where EPA stops short.

@@ -1,18 +1,18 @@
-//! The two depth measures of seed 004 (Keerthi and Sridharan, "On computing depth of
-//! collision in two dimensions") for convex polygons.
+//! The two depth measures of Keerthi & Sridharan ("On computing depth of collision
+//! in two dimensions") for convex polygons.
 //!
-//! - `I(A,B)`, the translational measure (Cameron and Culley's MTD; seed 004 section 3,
+//! - `I(A,B)`, the translational measure (Cameron and Culley's MTD; Keerthi & Sridharan §3,
 //!   algorithm `compute_I`): build the Minkowski difference `A ⊖ B = {a − b}` in
 //!   O(m + n) by merging the edges of A and of −B in order of angle (Lozano-Pérez,
 //!   Guibas–Ramshaw–Stolfi), then `I` is the least distance from the origin to the
 //!   lines of its edges, when the origin is inside.
-//! - `D(d;A,B)`, the directional measure (seed 004 section 4): the largest `β` with
+//! - `D(d;A,B)`, the directional measure (Keerthi & Sridharan §4): the largest `β` with
 //!   `A ∩ (B + β d)` non-empty, `−∞` (here `None`) when no translate of B along `d`
 //!   meets A. By Lemma 1(i), `D(d;A,B) = D(d;A⊖B,{0})`: where the line `{β d}` leaves
 //!   the difference. For intersecting polygons it is the translation along `d` that
 //!   separates them; for disjoint ones whose line of translates meets A it is signed,
 //!   as in the paper's closing remark of section 5 (negative when B must move back).
-//!   Here it is computed on the merged difference in O(m + n); seed 004's section 5
+//!   Here it is computed on the merged difference in O(m + n); Keerthi & Sridharan's section 5
 //!   reaches O(log m · log n) by a bimodal search over the polygons' chains, which this
 //!   module does not implement (the difference is built anyway for `I`).
 //!
@@ -34,7 +34,7 @@ pub struct MinkowskiDifference {
     pub edges: Vec<V2>,
 }
 
-/// Seed 004's `I(A,B)` and its direction: translating B by `depth * normal` separates
+/// Keerthi & Sridharan's `I(A,B)` and its direction: translating B by `depth * normal` separates
 /// the polygons (`normal` unit, the outward normal of the nearest edge of `A ⊖ B`,
 /// pointing from A towards B).
 #[derive(Clone, Copy, Debug)]
@@ -45,20 +45,20 @@ pub struct PlanarPenetration {
     pub edge: usize,
 }
 
-/// `I(A,B)` (seed 004 section 3); `None` when the polygons do not intersect or an input
+/// `I(A,B)` (Keerthi & Sridharan §3); `None` when the polygons do not intersect or an input
 /// is empty or not finite.
 pub fn translational_depth(a: &[P2], b: &[P2]) -> Option<PlanarPenetration> {
     minkowski_difference(a, b)?.translational_depth()
 }
 
-/// `D(d;A,B)` (seed 004 section 4): the largest `β` such that B translated by `β d`
+/// `D(d;A,B)` (Keerthi & Sridharan §4): the largest `β` such that B translated by `β d`
 /// still meets A; `None` for the paper's `−∞` (no translate of B along `d` meets A),
 /// for a zero `d` and for bad input. Scales as `D(αd) = D(d)/α` (Lemma 1(iii)).
 pub fn directional_depth(a: &[P2], b: &[P2], d: &V2) -> Option<f64> {
     minkowski_difference(a, b)?.directional_depth(d)
 }
 
-/// `A ⊖ B` by merging edges by angle (seed 004 section 3, step 1), O(m + n).
+/// `A ⊖ B` by merging edges by angle (Keerthi & Sridharan §3, step 1), O(m + n).
 pub fn minkowski_difference(a: &[P2], b: &[P2]) -> Option<MinkowskiDifference> {
     let p = normalize(a.iter().copied())?;
     let q = normalize(b.iter().map(|x| P2::from(-x.coords)))?;
@@ -103,7 +103,7 @@ impl MinkowskiDifference {
         self.vertices.iter().map(|v| v.coords.norm()).fold(0.0, f64::max)
     }
 
-    /// `I` (seed 004 section 3, steps 2 and 3): the nearest edge line, `r_i` signed
+    /// `I` (Keerthi & Sridharan §3, steps 2 and 3): the nearest edge line, `r_i` signed
     /// positive inwards; `None` if the origin is outside some edge by more than a
     /// relative 1e-13 (touching counts, with depth 0).
     pub fn translational_depth(&self) -> Option<PlanarPenetration> {
@@ -133,7 +133,7 @@ impl MinkowskiDifference {
         Some(best)
     }
 
-    /// `D(d)` (seed 004 section 4, Lemma 1(i)): the largest `β` with `β d` in the
+    /// `D(d)` (Keerthi & Sridharan §4, Lemma 1(i)): the largest `β` with `β d` in the
     /// difference, clipping the line `{β d}` by the half-plane of every edge.
     pub fn directional_depth(&self, d: &V2) -> Option<f64> {
         if !(d.norm() > 0.0 && d.iter().all(|x| x.is_finite())) {

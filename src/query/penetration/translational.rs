@@ -1,4 +1,4 @@
-//! The minimum translational distance (seed 004's `I(A,B)`, section 3) of two convex
+//! The minimum translational distance (Keerthi & Sridharan's `I(A,B)`, section 3) of two convex
 //! shapes in space, through their support maps.
 //!
 //! Shapes are a core plus a margin (balls: a point; capsules: a segment). With `r` the
@@ -12,7 +12,7 @@
 //!
 //! The depth reported along the chosen `n` is `h(n) + r` from the support maps when
 //! EPA converged, otherwise the exit distance of the ray along `n` from the full
-//! difference (seed 004's `D(n)`, [`super::directional`]) improved by a few steps
+//! difference (Keerthi & Sridharan's `D(n)`, [`super::directional`]) improved by a few steps
 //! along the exit's normal. Either is the length of a translation along `n` that
 //! separates, so translating B by `depth * normal` always separates the shapes (to
 //! rounding); the tolerances only bound how far that is above the minimum.
@@ -119,7 +119,7 @@ pub fn penetration_depth(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn Support
 const REFINE_STEPS: usize = 8;
 
 /// The depth along a direction is where the ray from the origin along it leaves the
-/// full difference (seed 004's `D(n)`, at least the MTD and equal to it along the
+/// full difference (Keerthi & Sridharan's `D(n)`, at least the MTD and equal to it along the
 /// MTD's normal); that beats `h(n)` (`height`) where the difference has edges, such as
 /// the rims of a cylinder, along which `h` grows at first order off the best normal but
 /// `D` at second order. The exit's supporting plane proposes the next direction, which

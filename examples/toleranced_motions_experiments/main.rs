@@ -1,8 +1,8 @@
-//! Reproduction of the experiments of seed 000 (Schröcker & Weber, "Guaranteed collision
+//! Reproduction of the experiments of Schröcker & Weber ("Guaranteed collision
 //! detection with toleranced motions", §7): Example 1 (two octagons) and Tables 1 and 2
 //! (n × n subdivided unit squares, global vs individual mass distributions).
 //!
-//! Run: `cargo run --release --example seed000_experiments` (`-- --scan` prints the
+//! Run: `cargo run --release --example toleranced_motions_experiments` (`-- --scan` prints the
 //! sampled clearance as a function of the vertical offset of the motions).
 mod designs;
 mod geometry;

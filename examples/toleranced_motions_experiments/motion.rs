@@ -1,4 +1,4 @@
-//! Rational motions of degree 8 in GA+(3) = R^12 (seed 000 §5, §7.1), in Bernstein form.
+//! Rational motions of degree 8 in GA+(3) = R^12 (Schröcker & Weber §5, §7.1), in Bernstein form.
 //!
 //! A quaternion polynomial q(t) of degree 4 (Bernstein control quaternions Q_0..Q_4) gives
 //! the rotation R(t) = M(q(t)) / |q(t)|², where M(q) is the (unnormalised, quadratic in q)

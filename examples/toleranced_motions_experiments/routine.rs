@@ -1,4 +1,4 @@
-//! The collision routine of seed 000 §6 (Listings 1 and 2) on top of
+//! The collision routine of Schröcker & Weber §6 (Listings 1 and 2) on top of
 //! `ccd_guard::certifier::orbit`.
 use crate::geometry::fan;
 use crate::motion::Curve;
