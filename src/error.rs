@@ -62,8 +62,3 @@ pub fn read_text(path: &Path) -> InputResult<String> {
     let bytes = read_file(path)?;
     String::from_utf8(bytes).map_err(|_| InputError::in_file(path, "file is not valid UTF-8 text"))
 }
-
-/// Fails unless `value` is finite; `what` names the field.
-pub fn require_finite(value: f64, what: impl FnOnce() -> String) -> InputResult<f64> {
-    if value.is_finite() { Ok(value) } else { Err(InputError::new(format!("value {value} is not finite")).at(what())) }
-}

@@ -1,5 +1,5 @@
 //! Axis-aligned bounding box.
-use crate::math::{Isometry3, Point3, Real, Vector3};
+use crate::math::{Point3, Real, Vector3};
 
 /// A closed axis-aligned box `[mins, maxs]`. Boxes that touch overlap.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -75,14 +75,5 @@ impl Aabb {
 
     pub fn is_empty(&self) -> bool {
         (0..3).any(|i| self.mins[i] > self.maxs[i])
-    }
-
-    /// The box around this box after a rigid motion (a box of the rotated box).
-    pub fn transformed(&self, pose: &Isometry3) -> Aabb {
-        let center = pose * self.center();
-        let rot = pose.rotation.to_rotation_matrix();
-        let abs = rot.matrix().abs();
-        let half = abs * self.half_extents();
-        Aabb::new(center - half, center + half)
     }
 }

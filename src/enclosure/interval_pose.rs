@@ -331,12 +331,6 @@ impl IntervalPose {
         IntervalPose { rotation, translation: IntervalVector3::zeros() }
     }
 
-    /// `self ∘ rotation_about(axis, angle)`: the same set as [`Self::mul`] with
-    /// [`Self::rotation_about`], cheaper for a coordinate axis (see [`AxisRotation`]).
-    pub fn rotated_about(&self, axis: &Vector3, angle: Interval) -> IntervalPose {
-        self.then_rotate(&AxisRotation::new(axis, angle))
-    }
-
     /// `self ∘ rotation`.
     pub fn then_rotate(&self, rotation: &AxisRotation) -> IntervalPose {
         let &AxisRotation::Coordinate { k, cos: c, sin: s, slack } = rotation else {

@@ -15,7 +15,7 @@ pub use trimesh::{MeshHull, TriMesh};
 pub use voxel_map::{KEY_CENTRE, TREE_DEPTH, Voxel, VoxelMap, VoxelMapError, VoxelNodeContent, placed_aabb};
 
 use crate::bounding_volume::{Aabb, Obb};
-use crate::math::{Point3, Real};
+use crate::math::Point3;
 use std::sync::Arc;
 
 /// One piece of collision geometry.
@@ -101,11 +101,5 @@ impl Shape {
             Shape::TriMesh(_) => "mesh",
             Shape::VoxelMap(_) => "octomap",
         }
-    }
-
-    /// Radius of a ball around the frame origin that holds the whole shape.
-    pub fn bounding_radius(&self) -> Real {
-        let aabb = self.local_aabb();
-        aabb.mins.coords.abs().sup(&aabb.maxs.coords.abs()).norm()
     }
 }

@@ -19,11 +19,6 @@ impl WarmStart {
         Self::default()
     }
 
-    /// Forget the pair (the next query starts cold).
-    pub fn reset(&mut self) {
-        self.pair = None;
-    }
-
     /// The cached pair under its public names.
     pub fn features(&self, a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> Option<FeaturePair> {
         let (fa, fb) = self.pair?;

@@ -45,8 +45,6 @@ pub(super) struct Face {
     pub normal: Vector3,
     pub offset: Real,
     pub centroid: Point3,
-    /// The hull polygon this face is (a piece of).
-    pub polygon: u32,
     /// Sides counter-clockwise from outside: `sides[start..start + len]`.
     pub start: u32,
     pub len: u32,
@@ -155,7 +153,7 @@ impl ConvexPolyhedron {
                     sides.push(Side { a, b, across });
                 }
                 let centroid = Point3::from(centroid / m as Real);
-                faces.push(Face { normal, offset, centroid, polygon: p as u32, start, len: m as u32 });
+                faces.push(Face { normal, offset, centroid, start, len: m as u32 });
             }
         }
         for e in &mut edges {
@@ -256,21 +254,10 @@ impl ConvexPolyhedron {
         (e.tail, e.head)
     }
 
-    /// The (left, right) faces of an edge.
-    pub fn edge_faces(&self, e: u32) -> (u32, u32) {
-        let e = &self.edges[e as usize];
-        (e.left, e.right)
-    }
-
     /// Outward unit normal and offset of a face's plane (`normal · x = offset`).
     pub fn face_plane(&self, f: u32) -> (Vector3, Real) {
         let f = &self.faces[f as usize];
         (f.normal, f.offset)
-    }
-
-    /// Which hull polygon a face is (a piece of).
-    pub fn face_polygon(&self, f: u32) -> u32 {
-        self.faces[f as usize].polygon
     }
 
     /// The corners of a face, counter-clockwise seen from outside.
