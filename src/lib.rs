@@ -1,28 +1,50 @@
 //! ccd_guard: continuous collision checking of planned robot trajectories.
 //!
-//! The modules follow the path of the data:
-//! robot model ([`robot`]) and scene ([`scene`]) are read from files, the trajectory
-//! ([`motion`]) says where every joint is at every time, shapes ([`shape`]) and their
-//! bounding volumes ([`bounding_volume`]) are organised in hierarchies and broad phases
-//! ([`partitioning`]), geometric questions are answered by [`query`], the
-//! [`collision`] world puts robot and scene together for one configuration, the
-//! continuous checks follow motion enclosures ([`enclosure`]) through the CCD pipeline
-//! ([`ccd`]) and the affine-ball certifier ([`certifier`]), and [`check`] runs a method
-//! over a whole trajectory and writes the report.
-pub mod bounding_volume;
-pub mod ccd;
-pub mod certifier;
-pub mod check;
-pub mod clearance;
-pub mod collision;
-pub mod demo;
-pub mod enclosure;
+//! The modules follow the path of the data, lowest floor first; a module uses only the
+//! floors below it:
+//! 1. [`error`] and [`math`]: typed input errors, numeric types;
+//! 2. [`bounding_volume`]: AABB, OBB, line-swept spheres;
+//! 3. [`partitioning`]: OBB trees, AABB trees, broad phases;
+//! 4. [`shape`]: primitives, triangle meshes, voxel maps, support maps;
+//! 5. [`query`]: intersection, distance, closest features, penetration depth, GJK;
+//! 6. [`robot`], [`scene`] and [`motion`]: what is read from files and messages;
+//! 7. [`enclosure`]: interval arithmetic and the links' pose enclosures over time;
+//! 8. [`collision`]: the robot and the scene together, in one configuration;
+//! 9. [`motion_bounds`]: the elements' motion over time cells, shared by the three
+//!    continuous checks above it;
+//! 10. [`ccd`] (the CCD pipeline), [`certifier`] (the affine-ball certifier) and
+//!     [`clearance`] (minimum clearance, event depths): siblings;
+//! 11. [`check`]: a method over a whole trajectory, and the report;
+//! 12. [`ros`]: the ROS 2 node and the execution gate;
+//! 13. `cli` (in the binary, `src/cli`) and [`demo`]: the command line.
+
 pub mod error;
 pub mod math;
-pub mod motion;
+
+pub mod bounding_volume;
+
 pub mod partitioning;
-pub mod query;
-pub mod robot;
-pub mod ros;
-pub mod scene;
+
 pub mod shape;
+
+pub mod query;
+
+pub mod motion;
+pub mod robot;
+pub mod scene;
+
+pub mod enclosure;
+
+pub mod collision;
+
+pub mod motion_bounds;
+
+pub mod ccd;
+pub mod certifier;
+pub mod clearance;
+
+pub mod check;
+
+pub mod ros;
+
+pub mod demo;

@@ -1,4 +1,4 @@
-//! Conservative advancement (`ccd::conservative_advancement`, the directional test of
+//! Conservative advancement (`motion_bounds::conservative_advancement`, the directional test of
 //! the solver): whenever it says two shapes stay apart over a time interval, they do at
 //! every one of 400 sampled instants of the motion (converged GJK distance). Random
 //! primitive pairs; the moving one turns about a random axis through a random point
@@ -10,9 +10,9 @@
 //! as the test still proves "apart"; the shapes must then still be apart at every
 //! sampled instant. A bound that undercounts the translation by a fifth, or the
 //! rotation by half, fails it.
-use ccd_guard::ccd::conservative_advancement::{BoundingBall, advance, motion_bound};
 use ccd_guard::enclosure::{Interval, IntervalPose, IntervalVector3};
 use ccd_guard::math::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
+use ccd_guard::motion_bounds::conservative_advancement::{BoundingBall, advance, motion_bound};
 use ccd_guard::query::gjk;
 use ccd_guard::shape::{Ball, Capsule, Cone, Cuboid, Cylinder, SupportMap};
 

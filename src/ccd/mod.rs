@@ -6,20 +6,18 @@
 //! ([`stage1_dynamic_bvh`]); stage 2, swept line-swept spheres ([`stage2_swept_lss`]);
 //! stage 3, the simultaneous solver ([`solver`]) with continuous OBB tests
 //! ([`continuous_obb`]), elementary triangle equations ([`elementary`]) and conservative
-//! advancement for curved primitives ([`conservative_advancement`]).
+//! advancement for curved primitives ([`crate::motion_bounds::conservative_advancement`]).
+//! The motion bounds it shares with the certifier and the clearance search are in
+//! [`crate::motion_bounds`].
 //! [`pipeline`] runs the segments and assembles contact events over the trajectory.
-pub mod conservative_advancement;
 pub mod continuous_obb;
 pub mod culling;
-pub mod element_motion;
-pub mod element_nodes;
 pub mod elementary;
 pub mod pipeline;
 pub mod solver;
 pub mod stage1_dynamic_bvh;
 pub mod stage2_swept_lss;
 pub mod statistics;
-pub mod time_cells;
 
 pub use pipeline::{PipelineOptions, PipelineResult, run_pipeline, run_pipeline_except};
 pub use statistics::Statistics;

@@ -3,10 +3,10 @@
 use super::culling::Culling;
 use super::solver::{PairGroup, Solver, bisection_done};
 use super::statistics::Statistics;
-use super::time_cells::SolveRange;
 use crate::collision::{Body, CollisionWorld, StateChecker};
 use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::motion::JointMotion;
+use crate::motion_bounds::time_cells::SolveRange;
 use crate::query::intersection::intersection_point;
 use std::collections::HashMap;
 use std::time::Instant;

@@ -6,17 +6,17 @@
 //! conservative advancement for curved primitives. Intervals are visited earliest first;
 //! at the time tolerance, the first time of contact is found by bisection between a free
 //! and a touching instant with the exact discrete test.
-use super::conservative_advancement::{Advancement, BoundingBall, advance, motion_bound, separated_over};
 use super::continuous_obb::{MovingBox, may_overlap};
-use super::element_motion::{element_pose, element_relative_pose, element_world_pose, poses_at};
-use super::element_nodes::{Leaf, LeafShape, PRIMITIVE, leaf_shape, leaf_triangle, node_obb, obb_cuboid};
 use super::elementary::{ALL_EQUATIONS, CornerBounds, EquationOutcome, NewtonBounds, active_equations};
 use super::statistics::Statistics;
-use super::time_cells::{SolveRange, TimeCell};
 use crate::bounding_volume::Obb;
 use crate::collision::{Body, CollisionWorld, Element};
 use crate::enclosure::{IntervalPose, IntervalVector3, KinematicTree, LinkEnclosure, LinkJet};
 use crate::math::{Isometry3, Point3, Real, Triangle, Vector3};
+use crate::motion_bounds::conservative_advancement::{Advancement, BoundingBall, advance, motion_bound, separated_over};
+use crate::motion_bounds::element_motion::{element_pose, element_relative_pose, element_world_pose, poses_at};
+use crate::motion_bounds::element_nodes::{Leaf, LeafShape, PRIMITIVE, leaf_shape, leaf_triangle, node_obb, obb_cuboid};
+use crate::motion_bounds::time_cells::{SolveRange, TimeCell};
 use crate::query::gjk;
 use crate::query::intersection::intersection_point;
 use crate::shape::{Shape, SupportMap, TriangleShape};

@@ -11,13 +11,13 @@ use super::metric::ObjectMetric;
 use super::motion_ball::{MotionBall, arc_length_ball, metric_speed_bound, motion_ball, relative_metric_speed_bound};
 use super::orbit::{DistortionQuadratic, Orbit};
 use crate::bounding_volume::Obb;
-use crate::ccd::element_motion::{element_relative_pose, element_world_pose, poses_at};
-use crate::ccd::element_nodes::{Leaf, LeafShape, leaf_shape, leaf_triangle, node_obb, obb_cuboid};
-use crate::ccd::time_cells::{SolveRange, TimeCell};
 use crate::collision::{Body, CollisionWorld, Element};
 use crate::enclosure::{KinematicTree, LinkEnclosure, LinkJet};
 use crate::math::{Isometry3, Point3, Real, Triangle};
 use crate::motion::Segment;
+use crate::motion_bounds::element_motion::{element_relative_pose, element_world_pose, poses_at};
+use crate::motion_bounds::element_nodes::{Leaf, LeafShape, leaf_shape, leaf_triangle, node_obb, obb_cuboid};
+use crate::motion_bounds::time_cells::{SolveRange, TimeCell};
 use crate::query::gjk;
 use crate::shape::{Cuboid, Shape, SupportMap};
 

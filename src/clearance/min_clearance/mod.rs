@@ -48,12 +48,12 @@ mod cell_bound;
 
 use super::support_tree::SupportTree;
 use super::world_distance::{ElementHulls, PairDistance, body_pose, checked_element_pairs, pair_distance};
-use crate::ccd::conservative_advancement::{BoundingBall, advance_along, motion_bound};
-use crate::ccd::element_motion::{element_pose, element_relative_pose, poses_at};
 use crate::collision::{Body, CollisionWorld};
 use crate::enclosure::{Interval, IntervalMatrix3, IntervalPose, IntervalVector3, KinematicTree, LinkEnclosure, LinkJet, link_enclosures, link_jets};
 use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::motion::{JointMotion, Segment};
+use crate::motion_bounds::conservative_advancement::{BoundingBall, advance_along, motion_bound};
+use crate::motion_bounds::element_motion::{element_pose, element_relative_pose, poses_at};
 use crate::query::closest_features::{WarmStart, closest_features_cached};
 use crate::query::gjk;
 use crate::robot::JointKind;

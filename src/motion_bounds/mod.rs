@@ -1,0 +1,17 @@
+//! What the three continuous checks share about a moving world, each of them looking
+//! down to it: the CCD pipeline ([`crate::ccd`]), the certifier ([`crate::certifier`])
+//! and the clearance search ([`crate::clearance`]).
+//!
+//! - [`element_motion`]: where an element (a link's collision shape or an obstacle) is at a
+//!   time, and its pose relative to another over a time interval (interval enclosures
+//!   along the kinematic chain, Redon et al. 2004 §4.1);
+//! - [`time_cells`]: the dyadic time cells of a segment and the link enclosures over them,
+//!   computed once per cell for every pair;
+//! - [`element_nodes`]: the nodes of an element's hierarchy (OBB tree, voxel map) and
+//!   their leaves' shapes;
+//! - [`conservative_advancement`]: bounds on how far any point of a shape moves over an
+//!   interval, in every direction or along one, and the separation test built on them.
+pub mod conservative_advancement;
+pub mod element_motion;
+pub mod element_nodes;
+pub mod time_cells;
