@@ -45,7 +45,7 @@ fn support(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3, dir: &Vec
 /// Distance and closest points of two convex shapes placed by `pose_a` and `pose_b`.
 pub fn closest_points(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3) -> ClosestPoints {
     let b_to_a = pose_a.inv_mul(pose_b);
-    let (core_distance, pa, pb, _, _) = core_closest_points(a, b, &b_to_a, None).expect("no early exit requested");
+    let CoreClosest { distance: core_distance, point_a: pa, point_b: pb, .. } = converged(a, b, &b_to_a);
     let margin = a.margin() + b.margin();
     let (point_a, point_b, distance) = if core_distance > margin {
         let n = (pb - pa) / core_distance;
@@ -70,8 +70,8 @@ pub fn may_intersect(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap,
     let b_to_a = pose_a.inv_mul(pose_b);
     let margin = a.margin() + b.margin();
     match core_closest_points(a, b, &b_to_a, Some(margin)) {
-        None => false,
-        Some((_, _, _, lower_bound, _)) => lower_bound <= margin,
+        CoreResult::Separated => false,
+        CoreResult::Closest(core) => core.lower_bound <= margin,
     }
 }
 
@@ -82,10 +82,10 @@ pub fn intersects(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, po
     let b_to_a = pose_a.inv_mul(pose_b);
     let margin = a.margin() + b.margin();
     match core_closest_points(a, b, &b_to_a, Some(margin)) {
-        None => false,
-        Some((distance, pa, pb, _, _)) => {
-            let scale = 1.0 + pa.coords.norm() + pb.coords.norm();
-            distance <= margin + 1e-12 * scale
+        CoreResult::Separated => false,
+        CoreResult::Closest(core) => {
+            let scale = 1.0 + core.point_a.coords.norm() + core.point_b.coords.norm();
+            core.distance <= margin + 1e-12 * scale
         }
     }
 }
@@ -108,15 +108,41 @@ pub struct SeparatingPlane {
 /// The best separating plane GJK finds between two convex shapes.
 pub fn separating_plane(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3) -> SeparatingPlane {
     let b_to_a = pose_a.inv_mul(pose_b);
-    let (_, _, _, lower, normal) = core_closest_points(a, b, &b_to_a, None).expect("no early exit requested");
-    SeparatingPlane { gap: lower - a.margin() - b.margin(), normal: pose_a.rotation * normal }
+    let core = converged(a, b, &b_to_a);
+    SeparatingPlane { gap: core.lower_bound - a.margin() - b.margin(), normal: pose_a.rotation * core.normal }
 }
 
-/// GJK on the cores in A's frame: (distance, point on A, point on B, proven lower
-/// bound on the distance, the unit normal `n` of the plane that proves it: every
-/// `p - q` has `(p - q) · n >= bound`). With
-/// `separation_exit = Some(m)` it returns `None` as soon as a separating plane
-/// proves the cores farther apart than `m`.
+/// What GJK on the cores found (as parry's `GJKResult` says it).
+enum CoreResult {
+    /// It ran to the end.
+    Closest(CoreClosest),
+    /// A separating plane proved the cores farther apart than the exit distance asked for.
+    Separated,
+}
+
+/// GJK's answer on the cores, in A's frame.
+struct CoreClosest {
+    distance: Real,
+    /// The closest points on A's and on B's core.
+    point_a: Point3,
+    point_b: Point3,
+    /// A proven lower bound of the distance, and the unit normal `n` of the plane that
+    /// proves it: every `p - q` has `(p - q) · n >= lower_bound`.
+    lower_bound: Real,
+    normal: Vector3,
+}
+
+/// GJK run to the end (no early exit).
+fn converged(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3) -> CoreClosest {
+    match core_closest_points(a, b, b_to_a, None) {
+        CoreResult::Closest(core) => core,
+        CoreResult::Separated => unreachable!("no early exit was asked for"),
+    }
+}
+
+/// GJK on the cores in A's frame ([`CoreClosest`]). With `separation_exit = Some(m)` it
+/// stops with [`CoreResult::Separated`] as soon as a separating plane proves the cores
+/// farther apart than `m`.
 ///
 /// Against curved shapes the simplices GJK builds near convergence are needles and
 /// nearly flat tetrahedra (a polygon's corner or edge paired with close points of a
@@ -124,12 +150,7 @@ pub fn separating_plane(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportM
 /// that fails to shorten the distance does not end the search at once: near a flat
 /// contact the support ties between a near and a far corner of a polygon, and the
 /// far one gains nothing while turning the direction so that the next support does.
-fn core_closest_points(
-    a: &dyn SupportMap,
-    b: &dyn SupportMap,
-    b_to_a: &Isometry3,
-    separation_exit: Option<Real>,
-) -> Option<(Real, Point3, Point3, Real, Vector3)> {
+fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3, separation_exit: Option<Real>) -> CoreResult {
     let mut simplex: [Vertex; 4] = [support(a, b, b_to_a, &Vector3::x()); 4];
     let mut len = 1;
     let mut v = simplex[0].w;
@@ -144,7 +165,7 @@ fn core_closest_points(
     for _ in 0..MAX_ITERATIONS {
         let vv = v.norm_squared();
         if vv <= (1e-15 * scale) * (1e-15 * scale) {
-            return Some(witness(0.0, &v, &simplex[..len], &bary, 0.0, lower_normal));
+            return CoreResult::Closest(witness(0.0, &v, &simplex[..len], &bary, 0.0, lower_normal));
         }
         let w = support(a, b, b_to_a, &-v);
         let vw = v.dot(&w.w);
@@ -160,11 +181,11 @@ fn core_closest_points(
             // The plane through w orthogonal to v separates the cores by vw / |v|
             // (proven: rounded down as above).
             if bound > m {
-                return None;
+                return CoreResult::Separated;
             }
             // |v| bounds the distance from above: within the margins, they touch.
             if m > 0.0 && vv <= m * m {
-                return Some(witness(norm, &v, &simplex[..len], &bary, 0.0, lower_normal));
+                return CoreResult::Closest(witness(norm, &v, &simplex[..len], &bary, 0.0, lower_normal));
             }
         }
         // Converged: |v| exceeds the distance by at most (vv - vw) / |v|.
@@ -179,7 +200,7 @@ fn core_closest_points(
         if inside {
             let mut next = simplex;
             next[len] = w;
-            return Some(witness(0.0, &new_v, &next[..new_len], &new_bary, 0.0, lower_normal));
+            return CoreResult::Closest(witness(0.0, &new_v, &next[..new_len], &new_bary, 0.0, lower_normal));
         }
         let new_vv = new_v.norm_squared();
         let best_vv = best.as_ref().map_or(vv, |b| b.0.norm_squared());
@@ -209,13 +230,13 @@ fn core_closest_points(
         (v, simplex, len, bary) = b;
     }
     let d = v.norm();
-    Some(witness(d, &v, &simplex[..len], &bary, lower.min(d), lower_normal))
+    CoreResult::Closest(witness(d, &v, &simplex[..len], &bary, lower.min(d), lower_normal))
 }
 
 /// The witness points of the simplex's point `v`; apart (`distance > 0`) they are made
 /// to differ by exactly `v`, so that their direction is GJK's (the weights of a needle
 /// are less precise than its point).
-fn witness(distance: Real, v: &Vector3, simplex: &[Vertex], bary: &[Real; 4], lower: Real, normal: Vector3) -> (Real, Point3, Point3, Real, Vector3) {
+fn witness(distance: Real, v: &Vector3, simplex: &[Vertex], bary: &[Real; 4], lower: Real, normal: Vector3) -> CoreClosest {
     let mut pa = Vector3::zeros();
     let mut pb = Vector3::zeros();
     for (s, l) in simplex.iter().zip(bary) {
@@ -227,7 +248,7 @@ fn witness(distance: Real, v: &Vector3, simplex: &[Vertex], bary: &[Real; 4], lo
         pa -= error;
         pb += error;
     }
-    (distance, Point3::from(pa), Point3::from(pb), lower, normal)
+    CoreClosest { distance, point_a: Point3::from(pa), point_b: Point3::from(pb), lower_bound: lower, normal }
 }
 
 /// The closest point of a simplex to the origin: the point, the corners whose hull
