@@ -1,7 +1,7 @@
 //! The embedded demo: its verdicts, against times found independently with pinocchio
 //! and coal by dense sampling plus bisection (`scripts/make_demo_assets.py --verify`).
-use ccd_guard::check::Verdict;
 use ccd_guard::check::sampled::{SampledOptions, check_sampled};
+use ccd_guard::check::{DecidedBy, Verdict};
 use ccd_guard::collision::StateChecker;
 use ccd_guard::demo::{CASES, case_input};
 
@@ -82,10 +82,10 @@ fn certified_verdicts_and_who_decided() {
     let [free, collide, thin] = &CASES;
     let check = |case| check_certified(&case_input(case).unwrap(), &PipelineOptions::default(), &CertifyOptions::default(), true).report;
     let r = check(free);
-    assert_eq!((r.verdict, r.certified, r.decided_by.as_deref()), (Verdict::CollisionFree, true, Some("certifier")));
+    assert_eq!((r.verdict, r.certified, r.decided_by), (Verdict::CollisionFree, true, Some(DecidedBy::Certifier)));
     for (case, toc) in [(collide, 3.4870), (thin, 3.1405)] {
         let r = check(case);
-        assert_eq!((r.verdict, r.certified, r.decided_by.as_deref()), (Verdict::Collision, false, Some("pipeline")));
+        assert_eq!((r.verdict, r.certified, r.decided_by), (Verdict::Collision, false, Some(DecidedBy::Pipeline)));
         assert!((r.time_of_contact.unwrap() - toc).abs() < 1e-3, "{:?}", r.time_of_contact);
     }
 }

@@ -28,7 +28,7 @@
 //! (without a contact) the search to its tolerance.
 use super::CheckInput;
 use super::pipeline_method::pipeline_report;
-use super::report::{Report, UnprovenPair, Verdict};
+use super::report::{DecidedBy, Report, UnprovenPair, Verdict};
 use crate::ccd::culling::Culling;
 use crate::ccd::{PipelineOptions, Statistics, run_pipeline_except};
 use crate::certifier::certify::{Certifier, CertifierData, CertifierStats, CertifyOptions, Unproven};
@@ -76,7 +76,7 @@ pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &
     if result.contacts.is_empty() {
         let (outcome, stats) = certify_motion(world, motion, certify, &apart);
         certifier_stats = stats;
-        report.decided_by = Some("certifier".into());
+        report.decided_by = Some(DecidedBy::Certifier);
         match outcome {
             Ok(()) => {
                 report.verdict = Verdict::CollisionFree;
@@ -90,7 +90,7 @@ pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &
             }
         }
     } else {
-        report.decided_by = Some("pipeline".into());
+        report.decided_by = Some(DecidedBy::Pipeline);
     }
     report.elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
     CertifiedOutcome { report, pipeline: result.stats, certifier: certifier_stats, clearance }

@@ -48,6 +48,25 @@ pub struct ContactEvent {
     pub max_penetration_depth: Option<Real>,
 }
 
+/// Which part of the certified method decided its verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DecidedBy {
+    /// The pipeline found a contact.
+    Pipeline,
+    /// The certifier proved the motion free, or named the pair it could not prove free.
+    Certifier,
+}
+
+impl DecidedBy {
+    pub fn name(self) -> &'static str {
+        match self {
+            DecidedBy::Pipeline => "pipeline",
+            DecidedBy::Certifier => "certifier",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
     pub verdict: Verdict,
@@ -64,10 +83,9 @@ pub struct Report {
     /// Discrete configurations examined (sampled method).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub states_checked: Option<usize>,
-    /// Certified method: which part decided the verdict ("pipeline": a contact;
-    /// "certifier": the proof, or the pair it could not prove free).
+    /// Certified method: which part decided the verdict.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub decided_by: Option<String>,
+    pub decided_by: Option<DecidedBy>,
     /// Certified method, `uncertain`: the pair left unproven and when.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unproven: Option<UnprovenPair>,
@@ -229,8 +247,8 @@ impl Report {
         if let Some(n) = self.states_checked {
             let _ = writeln!(s, "states checked: {n}");
         }
-        if let Some(by) = &self.decided_by {
-            let _ = writeln!(s, "decided by: {by}");
+        if let Some(by) = self.decided_by {
+            let _ = writeln!(s, "decided by: {}", by.name());
         }
         if let Some(u) = &self.unproven {
             let _ = writeln!(s, "not proven free: {} <-> {} between {:.6} s and {:.6} s (within the tolerance)", u.link, u.other, u.from, u.to);

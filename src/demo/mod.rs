@@ -92,7 +92,7 @@ fn render(rows: &[(&DemoCase, Report)]) -> String {
             ("thin", "collision") if r.method != "sampled" => "caught between two free waypoints",
             (_, "collision_free") if r.certified => "proven free by the certifier",
             (_, "collision_free") => "no contact anywhere along the motion (not certified)",
-            (_, "collision") if r.decided_by.as_deref() == Some("pipeline") => "decided by the pipeline",
+            (_, "collision") if r.decided_by == Some(crate::check::DecidedBy::Pipeline) => "decided by the pipeline",
             _ => "",
         };
         let measure = match (r.min_clearance, r.max_penetration_depth) {
