@@ -137,6 +137,16 @@ fn bad_trajectories() {
         ),
         ("joint_names: [j1]\npoints:\n  - {positions: [.nan], time_from_start: 0}\n", &["points[0].positions", "not finite"]),
         ("joint_names: [j1]\npoints:\n  - {positions: [0], velocities: [.inf], time_from_start: 0}\n", &["points[0].velocities", "not finite"]),
+        // Far beyond any robot (a mutated message once sent 3e284 rad, and the check never ended).
+        (
+            "joint_names: [j1]\npoints:\n  - {positions: [0], time_from_start: 0}\n  - {positions: [2.97e284], time_from_start: 3}\n",
+            &["points[1].positions", "beyond 1e4"],
+        ),
+        ("joint_names: [j1]\npoints:\n  - {positions: [0], accelerations: [-1.5e4], time_from_start: 0}\n", &["points[0].accelerations", "beyond 1e4"]),
+        (
+            "joint_names: [j1]\npoints:\n  - {positions: [0], time_from_start: 0}\n  - {positions: [1], time_from_start: 2e6}\n",
+            &["points[1].time_from_start", "from 0 to 1e6 s"],
+        ),
         ("joint_names: [j1]\npoints: []\n", &["no points"]),
         (
             "joint_names: [j1]\npoints:\n  - {positions: [0], time_from_start: {sec: 1, nanosec: 0}}\n  - {positions: [1], time_from_start: 0.5}\n",

@@ -79,6 +79,14 @@ impl JointMotion {
         if let Some(state) = start {
             for (name, value) in state.name.iter().zip(&state.position) {
                 if let Some(v) = robot.variable_of_joint(name) {
+                    // A held joint far out makes the links' enclosures meaningless.
+                    if !(-super::trajectory_file::MAX_JOINT_VALUE..=super::trajectory_file::MAX_JOINT_VALUE).contains(value) {
+                        return Err(InputError::new(format!(
+                            "joint '{name}' is held at {value}, not a position within ±{:e}",
+                            super::trajectory_file::MAX_JOINT_VALUE
+                        ))
+                        .at("start state"));
+                    }
                     base[v] = *value;
                 }
             }

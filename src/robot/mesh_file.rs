@@ -14,7 +14,13 @@ pub fn load_mesh(resolver: &ResourceResolver, path: &Path, scale: Vector3) -> In
     }
     let loader = mesh_loader::Loader::default().merge_meshes(true);
     // The OBJ loader may look for material files beside the mesh; an absent one is not an error here.
-    let scene = loader.load_from_slice(&bytes, path).map_err(|e| InputError::in_file(path, format!("cannot parse mesh: {e}")))?;
+    // mesh-loader 0.1's COLLADA reader panics on some malformed files (an index into a
+    // map it did not fill, `tests/mutated_input.rs` found it): that is a bad file here.
+    let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.load_from_slice(&bytes, path)));
+    let scene = match loaded {
+        Ok(result) => result.map_err(|e| InputError::in_file(path, format!("cannot parse mesh: {e}")))?,
+        Err(_) => return Err(InputError::in_file(path, "cannot parse mesh: the mesh reader (mesh-loader) failed on this malformed file")),
+    };
     let mut vertices = Vec::new();
     let mut triangles = Vec::new();
     for mesh in &scene.meshes {

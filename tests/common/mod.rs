@@ -1,9 +1,10 @@
 //! What several integration tests share: seeded random numbers (xorshift64*, seeded
 //! through splitmix64), so that test cases are reproducible from a seed; the demo work
-//! cell as the node's tests load it ([`demo`]).
+//! cell as the node's tests load it ([`demo`]); damaged inputs ([`mutate`]).
 #![allow(dead_code)]
 
 pub mod demo;
+pub mod mutate;
 
 pub fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
