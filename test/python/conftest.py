@@ -230,3 +230,9 @@ def octomap_leaves(path) -> list[tuple[int, int, int, int]]:
 def int8_values(data: bytes) -> list[int]:
     """Bytes as the ``int8[]`` of an ``octomap_msgs/Octomap`` message."""
     return [b - 256 if b > 127 else b for b in data]
+
+
+@pytest.fixture(scope="module")
+def node_binary() -> Path:
+    """The node's binary (ccd_guard), built in release mode."""
+    return release_binary("ccd_guard", "cargo build --release")

@@ -143,3 +143,8 @@ def pinocchio_q(model, values: dict[str, float]) -> np.ndarray:
         else:
             raise ValueError(f"unsupported pinocchio joint {name}: {jmodel.shortname()}")
     return q
+
+
+def key_str(key) -> str:
+    """A (link, other) pair key as the reports print it."""
+    return f"[{key[1]}, {key[2]}]"

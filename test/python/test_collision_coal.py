@@ -34,7 +34,7 @@ import numpy as np
 import pinocchio as pin
 import pytest
 
-from robot_util import UrdfInfo, all_joint_values, parse_urdf, pinocchio_q, random_configuration
+from robot_util import UrdfInfo, all_joint_values, key_str, parse_urdf, pinocchio_q, random_configuration
 
 URDF_REL = "panda_description/urdf/panda.urdf"
 SRDF_REL = "panda_description/srdf/panda.srdf"
@@ -425,10 +425,6 @@ def normalise_probe_pairs(result, links: set[str], obstacle_ids: set[str], where
         problems.append(f"pairs not sorted: {pairs}")
     assert not problems, f"{where}: " + "; ".join(problems)
     return keys
-
-
-def key_str(key) -> str:
-    return f"[{key[1]}, {key[2]}]"
 
 
 def compare_scene(panda, ref: Reference, configs, probe_results, label):

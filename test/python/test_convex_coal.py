@@ -55,6 +55,7 @@ import pytest
 
 from test_collision_coal import quat_to_matrix
 from test_distance_coal import Worst as DistanceWorst
+from test_distance_coal import position, random_quaternion, rotation, set_position, transform
 
 N_SEPARATED = 6000
 N_INTERSECTING = 4000  # half deep, half shallow
@@ -70,11 +71,6 @@ HULL_TOL = 1e-13  # relative: a point at most this far outside a facet plane cou
 
 
 # ----------------------------------------------------------------------------- clouds
-
-
-def random_quaternion(rng):
-    q = rng.normal(size=4)
-    return q / np.linalg.norm(q)
 
 
 
@@ -167,18 +163,6 @@ def wire(obj) -> dict:
     return {k: v for k, v in obj.items() if not k.startswith("_")}
 
 
-def rotation(obj):
-    return quat_to_matrix(obj["pose"]["orientation"])
-
-
-def position(obj):
-    return np.asarray(obj["pose"]["position"], float)
-
-
-def set_position(obj, p):
-    obj["pose"]["position"] = [float(v) for v in p]
-
-
 def placed(obj):
     return obj["_cloud"].hull.placed(rotation(obj), position(obj))
 
@@ -188,10 +172,6 @@ def placed(obj):
 
 def coal_convex(obj):
     return obj["_cloud"].coal
-
-
-def transform(obj):
-    return coal.Transform3s(rotation(obj), position(obj))
 
 
 def coal_distance(x, y):

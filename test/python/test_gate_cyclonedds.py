@@ -20,7 +20,7 @@ import pinocchio as pin
 import pytest
 
 from demo_cli import DEMO
-from test_node_cyclonedds import node_binary, node_command, run_scenario, trajectory_message  # noqa: F401 (fixture)
+from test_node_cyclonedds import node_command, run_scenario, trajectory_message
 from pathlib import Path
 
 GATE_PEER = Path(__file__).resolve().parent / "gate_peer.py"

@@ -32,11 +32,6 @@ CYCLONE_CONFIG = (
 NAMESPACE_SETUP = "ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo"
 
 
-@pytest.fixture(scope="module")
-def node_binary() -> Path:
-    return release_binary("ccd_guard", "cargo build --release")
-
-
 def trajectory_message(path: Path, stamp_sec: int = 0) -> dict:
     data = yaml.safe_load(path.read_text())
     points = [

@@ -54,11 +54,6 @@ exit 0
 
 
 @pytest.fixture(scope="module")
-def node_binary() -> Path:
-    return release_binary("ccd_guard", "cargo build --release")
-
-
-@pytest.fixture(scope="module")
 def fastdds_peer(tmp_path_factory) -> Path:
     """The peer, built (after scripts/setup_fastdds.sh) outside the source tree."""
     setup = subprocess.run(["bash", str(SETUP)], capture_output=True, text=True, timeout=900)

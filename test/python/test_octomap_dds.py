@@ -39,11 +39,6 @@ T_BLOCK = 4.0  # s: where the free trajectory takes the gripper into the block
 OCTOMAP_ID = "<octomap>"
 
 
-@pytest.fixture(scope="module")
-def node_binary() -> Path:
-    return release_binary("ccd_guard", "cargo build --release")
-
-
 def gripper_at(run_probe, t: float) -> np.ndarray:
     """The gripper's world position on the demo's free trajectory (linear between points)."""
     data = yaml.safe_load((DEMO / "traj_free.yaml").read_text())

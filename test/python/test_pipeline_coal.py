@@ -89,7 +89,7 @@ import pinocchio as pin
 import pytest
 
 from conftest import release_binary
-from robot_util import all_joint_values, parse_urdf, pinocchio_q
+from robot_util import all_joint_values, key_str, parse_urdf, pinocchio_q
 from test_collision_coal import Obstacle, fmt_list, parse_srdf_disabled, winding_number, write_scene_yaml
 
 
@@ -257,10 +257,6 @@ def collision_request():
 
 def distance_request():
     return _tighten(coal.DistanceRequest())
-
-
-def key_str(key) -> str:
-    return f"[{key[1]}, {key[2]}]"
 
 
 class SceneRef:
