@@ -1,6 +1,6 @@
 //! Loading what a check needs from files.
 use crate::collision::CollisionWorld;
-use crate::error::{InputError, InputResult};
+use crate::error::InputResult;
 use crate::motion::{JointMotion, JointState, Trajectory, load_joint_state, load_trajectory};
 use crate::robot::resources::ResourceResolver;
 use crate::robot::srdf::DisabledPair;
@@ -49,10 +49,13 @@ impl CheckInput {
     }
 
     pub fn from_parts(world: CollisionWorld, trajectory: &Trajectory, start: Option<&JointState>) -> InputResult<Self> {
+        Self::new(std::sync::Arc::new(world), trajectory, start)
+    }
+
+    /// The one way from a world, a trajectory and the joints it leaves out (held from
+    /// `start`) to a check's input: for the command line and the node alike.
+    pub fn new(world: std::sync::Arc<CollisionWorld>, trajectory: &Trajectory, start: Option<&JointState>) -> InputResult<Self> {
         let motion = JointMotion::new(&world.robot, trajectory, start)?;
-        if motion.waypoints.is_empty() {
-            return Err(InputError::new("the trajectory has no points").at("points"));
-        }
-        Ok(Self { world: std::sync::Arc::new(world), motion })
+        Ok(Self { world, motion })
     }
 }

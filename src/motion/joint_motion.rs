@@ -1,7 +1,7 @@
 //! The joint motion between trajectory points, as `joint_trajectory_controller`
 //! executes it: linear in joint space with positions only, cubic (Hermite) with
 //! velocities, quintic with velocities and accelerations.
-use super::{JointState, Trajectory};
+use super::{JointState, MAX_JOINT_VALUE, NO_POINTS, Trajectory};
 use crate::error::{InputError, InputResult};
 use crate::math::Real;
 use crate::robot::Robot;
@@ -75,17 +75,18 @@ impl JointMotion {
     /// The motion of `robot` along `trajectory`; joints it leaves out keep their value
     /// from `start` (else 0 clamped into their limits); mimic joints follow their leader.
     pub fn new(robot: &Robot, trajectory: &Trajectory, start: Option<&JointState>) -> InputResult<Self> {
+        if trajectory.points.is_empty() {
+            return Err(InputError::new(NO_POINTS).at("points"));
+        }
         let mut base = robot.default_positions();
         if let Some(state) = start {
             for (name, value) in state.name.iter().zip(&state.position) {
                 if let Some(v) = robot.variable_of_joint(name) {
                     // A held joint far out makes the links' enclosures meaningless.
-                    if !(-super::trajectory_file::MAX_JOINT_VALUE..=super::trajectory_file::MAX_JOINT_VALUE).contains(value) {
-                        return Err(InputError::new(format!(
-                            "joint '{name}' is held at {value}, not a position within ±{:e}",
-                            super::trajectory_file::MAX_JOINT_VALUE
-                        ))
-                        .at("start state"));
+                    if !(-MAX_JOINT_VALUE..=MAX_JOINT_VALUE).contains(value) {
+                        return Err(
+                            InputError::new(format!("joint '{name}' is held at {value}, not a position within ±{:e}", MAX_JOINT_VALUE)).at("start state")
+                        );
                     }
                     base[v] = *value;
                 }

@@ -106,6 +106,8 @@ pub struct RawPoint {
 pub const MAX_JOINT_VALUE: Real = 1e4;
 /// The latest `time_from_start` (s) a trajectory may give: 10^6 s, eleven days.
 pub const MAX_TIME_FROM_START: Real = 1e6;
+/// What a trajectory without points is told, wherever it comes from.
+pub const NO_POINTS: &str = "the trajectory has no points";
 
 pub fn validate_trajectory(joint_names: Vec<String>, raw_points: Vec<RawPoint>) -> InputResult<Trajectory> {
     let n = joint_names.len();
@@ -118,7 +120,7 @@ pub fn validate_trajectory(joint_names: Vec<String>, raw_points: Vec<RawPoint>) 
         }
     }
     if raw_points.is_empty() {
-        return Err(InputError::new("the trajectory has no points").at("points"));
+        return Err(InputError::new(NO_POINTS).at("points"));
     }
     let mut points = Vec::with_capacity(raw_points.len());
     for (i, p) in raw_points.into_iter().enumerate() {

@@ -116,7 +116,7 @@ pub fn verdict(report: &Report, header: msg::Header, source: &str, trajectory_st
 pub fn concatenate(parts: &[msg::JointTrajectory]) -> Result<msg::JointTrajectory, String> {
     let mut parts = parts.iter().filter(|p| !p.points.is_empty());
     let Some(first) = parts.next() else {
-        return Err("the trajectory has no points".into());
+        return Err(crate::motion::NO_POINTS.into());
     };
     let mut whole = first.clone();
     for part in parts {

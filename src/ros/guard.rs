@@ -8,7 +8,7 @@ use super::parameters::NodeParameters;
 use super::planning_scene::PlanningSceneState;
 use crate::check::{CheckInput, CheckOptions, Method, Report, check_trajectory};
 use crate::collision::{CollisionWorld, StateChecker};
-use crate::motion::{JointMotion, JointState, Trajectory};
+use crate::motion::{JointState, Trajectory};
 use crate::robot::resources::ResourceResolver;
 use crate::robot::{srdf, urdf};
 use crate::scene::{Scene, load_scene};
@@ -386,11 +386,7 @@ impl Guard {
         if let Some(given) = start {
             held.overlay(given);
         }
-        let motion = JointMotion::new(&world.robot, trajectory, Some(&held)).map_err(|e| e.to_string())?;
-        if motion.waypoints.is_empty() {
-            return Err("the trajectory has no points".into());
-        }
-        Ok(CheckInput { world, motion })
+        CheckInput::new(world, trajectory, Some(&held)).map_err(|e| e.to_string())
     }
 
     /// The scene (robot, objects, latest joint values), or why there is none.
