@@ -113,3 +113,18 @@ impl SupportMap for Aabb {
         )
     }
 }
+
+/// The support point of a vertex list: the first of the points farthest along `d`
+/// (`None` for no points). The support function of their convex hull.
+pub fn farthest_along(points: &[Point3], d: &Vector3) -> Option<Point3> {
+    let (first, rest) = points.split_first()?;
+    let (mut best, mut best_dot) = (*first, first.coords.dot(d));
+    for p in rest {
+        let dot = p.coords.dot(d);
+        if dot > best_dot {
+            best = *p;
+            best_dot = dot;
+        }
+    }
+    Some(best)
+}

@@ -149,16 +149,7 @@ impl SupportMap for MeshHull<'_> {
     }
 
     fn core_support(&self, d: &Vector3) -> Point3 {
-        let mut best = self.vertices[0];
-        let mut best_dot = best.coords.dot(d);
-        for p in &self.vertices[1..] {
-            let dot = p.coords.dot(d);
-            if dot > best_dot {
-                best = *p;
-                best_dot = dot;
-            }
-        }
-        best
+        super::support_map::farthest_along(self.vertices, d).unwrap_or_else(Point3::origin)
     }
 }
 
