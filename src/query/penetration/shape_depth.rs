@@ -12,6 +12,7 @@ use crate::bounding_volume::Obb;
 use crate::math::{Isometry3, Real};
 use crate::partitioning::NodeContent;
 use crate::shape::{Shape, TriMesh, TriangleShape};
+use std::collections::HashMap;
 
 /// The depth of two placed shapes; `None` when they do not intersect.
 pub fn shape_penetration(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3) -> Option<Penetration> {
@@ -41,11 +42,14 @@ pub fn deepest_features(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isome
     match (a, b) {
         (Shape::VoxelMap(_), _) | (_, Shape::VoxelMap(_)) => None,
         (Shape::TriMesh(ma), Shape::TriMesh(mb)) => {
-            let candidates = triangle_pairs_meeting(ma, pose_a, mb, pose_b)
-                .into_iter()
-                .map(|(ta, tb)| (face_overlap_bound(&world(ma, pose_a, ta), &world(mb, pose_b, tb)), (ta, tb)))
-                .collect();
-            let bound = |(ta, tb): (u32, u32)| overlap_bound(&world(ma, pose_a, ta), &world(mb, pose_b, tb));
+            let pairs = triangle_pairs_meeting(ma, pose_a, mb, pose_b);
+            // Each triangle placed in the world once, however many pairs it is in.
+            let placed = |mesh: &TriMesh, pose: &Isometry3, ids: &mut dyn Iterator<Item = u32>| -> HashMap<u32, Part<'static>> {
+                ids.map(|t| (t, world(mesh, pose, t))).collect()
+            };
+            let (placed_a, placed_b) = (placed(ma, pose_a, &mut pairs.iter().map(|p| p.0)), placed(mb, pose_b, &mut pairs.iter().map(|p| p.1)));
+            let candidates = pairs.into_iter().map(|(ta, tb)| (face_overlap_bound(&placed_a[&ta], &placed_b[&tb]), (ta, tb))).collect();
+            let bound = |(ta, tb): (u32, u32)| overlap_bound(&placed_a[&ta], &placed_b[&tb]);
             let depth = |(ta, tb): (u32, u32)| penetration_depth(&TriangleShape(&ma.triangle(ta)), pose_a, &TriangleShape(&mb.triangle(tb)), pose_b);
             deepest_by_bound(candidates, bound, depth).map(|(p, (ta, tb))| (p, features(Some(ta), Some(tb))))
         }
