@@ -1,7 +1,7 @@
 //! GJK distances against closed forms (also triangles a hair away from curved rims),
 //! and the triangle-box separating-axis test against GJK.
 use ccd_guard::math::{Isometry3, Point3, Real, Vector3};
-use ccd_guard::query::gjk::{closest_points, distance_lower_bound, intersects, may_intersect};
+use ccd_guard::query::gjk::{closest_points, distance_lower_bound, gap_along, intersects, may_intersect, separating_plane_enough};
 use ccd_guard::query::intersection::{intersection_point, triangle_box_overlap};
 use ccd_guard::shape::{Ball, Capsule, Cone, Cuboid, Cylinder, Shape, SupportMap, TriangleShape};
 use proptest::prelude::*;
@@ -136,6 +136,19 @@ fn triangles_near_curved_rims() {
                     }
                     // Proven quantities: never above the distance, so never "apart" on overlap.
                     assert!(distance_lower_bound(&tri_shape, &id, shape, &pose) <= d.max(0.0) + 1e-15, "{what}: lower bound");
+                    // Stopped early (a branch and bound's node bounds): still never above, and
+                    // within the precision asked of what GJK reached (at least the distance).
+                    for enough in [Real::INFINITY, 0.5 * d] {
+                        let plane = separating_plane_enough(&tri_shape, &id, shape, &pose, enough, 0.05);
+                        assert!(plane.gap <= d.max(0.0) + 1e-15, "{what}: early plane {:e} above the distance", plane.gap);
+                        assert!(d <= 0.0 || plane.gap > enough || plane.gap >= 0.95 * d - 1e-11, "{what}: early plane {:e} stopped short", plane.gap);
+                    }
+                    // The gap along the contact normal is the distance; along any other
+                    // direction it is less.
+                    let along = gap_along(&tri_shape, &id, shape, &pose, &n_world);
+                    assert!(along <= d.max(0.0) + 1e-15 && along >= d - 1e-11, "{what}: gap along the normal {along:e}");
+                    let other = Vector3::new(uniform(-1.0, 1.0), uniform(-1.0, 1.0), uniform(-1.0, 1.0)).normalize();
+                    assert!(gap_along(&tri_shape, &id, shape, &pose, &other) <= d.max(0.0) + 1e-15, "{what}: gap along {other}");
                     if d < 0.0 {
                         assert!(may_intersect(&tri_shape, &id, shape, &pose), "{what}: may_intersect");
                     }

@@ -69,7 +69,7 @@ pub fn closest_points(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap
 pub fn may_intersect(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3) -> bool {
     let b_to_a = pose_a.inv_mul(pose_b);
     let margin = a.margin() + b.margin();
-    match core_closest_points(a, b, &b_to_a, Some(margin)) {
+    match core_closest_points(a, b, &b_to_a, Exit::Separation(margin)) {
         CoreResult::Separated => false,
         CoreResult::Closest(core) => core.lower_bound <= margin,
     }
@@ -81,7 +81,7 @@ pub fn may_intersect(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap,
 pub fn intersects(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3) -> bool {
     let b_to_a = pose_a.inv_mul(pose_b);
     let margin = a.margin() + b.margin();
-    match core_closest_points(a, b, &b_to_a, Some(margin)) {
+    match core_closest_points(a, b, &b_to_a, Exit::Separation(margin)) {
         CoreResult::Separated => false,
         CoreResult::Closest(core) => {
             let scale = 1.0 + core.point_a.coords.norm() + core.point_b.coords.norm();
@@ -94,6 +94,39 @@ pub fn intersects(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, po
 /// touch), from the best separating plane GJK found.
 pub fn distance_lower_bound(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3) -> Real {
     separating_plane(a, pose_a, b, pose_b).gap.max(0.0)
+}
+
+/// The best separating plane GJK finds between two convex shapes, for a branch and
+/// bound that needs no more than it asks: GJK stops as soon as its best plane proves
+/// the shapes more than `enough` apart, or lies within `precision` (a share of the
+/// distance) of the distance it has reached. Against a curved shape GJK approaches the
+/// distance only linearly, so running it to convergence costs tens of steps where a few
+/// settle the question. The normal is zero where no plane was found.
+pub fn separating_plane_enough(
+    a: &dyn SupportMap,
+    pose_a: &Isometry3,
+    b: &dyn SupportMap,
+    pose_b: &Isometry3,
+    enough: Real,
+    precision: Real,
+) -> SeparatingPlane {
+    let b_to_a = pose_a.inv_mul(pose_b);
+    let margin = a.margin() + b.margin();
+    let stop = Exit::LowerBound { enough: enough + margin, precision };
+    match core_closest_points(a, b, &b_to_a, stop) {
+        CoreResult::Closest(core) => SeparatingPlane { gap: core.lower_bound - margin, normal: pose_a.rotation * core.normal },
+        CoreResult::Separated => unreachable!("a lower bound's exit never reports a separation alone"),
+    }
+}
+
+/// The gap between two convex shapes along the unit direction `n` (from B towards A):
+/// every point `p` of A and `q` of B have `(p - q) · n >= gap` (proven: rounded down by a
+/// relative 1e-12 of the points' magnitudes). A lower bound of their distance whatever
+/// `n` is; a branch and bound tries its parent's plane on a child this way before GJK.
+pub fn gap_along(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3, n: &Vector3) -> Real {
+    let pa = pose_a * a.support(&pose_a.rotation.inverse_transform_vector(&-n));
+    let pb = pose_b * b.support(&pose_b.rotation.inverse_transform_vector(n));
+    (pa - pb).dot(n) - 1e-12 * (pa.coords.norm() + pb.coords.norm() + n.norm())
 }
 
 /// A plane between two convex shapes: every point `p` of A and `q` of B have
@@ -132,17 +165,29 @@ struct CoreClosest {
     normal: Vector3,
 }
 
+/// When GJK may stop before it converges.
+#[derive(Clone, Copy, Debug)]
+enum Exit {
+    /// Run to the end.
+    Converged,
+    /// As soon as a separating plane proves the cores farther apart than this
+    /// ([`CoreResult::Separated`]), or `|v|` proves them within it.
+    Separation(Real),
+    /// As soon as the best separating plane proves the cores farther apart than
+    /// `enough`, or lies within `precision` (a share of `|v|`) of `|v|`; the result's
+    /// `lower_bound` is that plane's.
+    LowerBound { enough: Real, precision: Real },
+}
+
 /// GJK run to the end (no early exit).
 fn converged(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3) -> CoreClosest {
-    match core_closest_points(a, b, b_to_a, None) {
+    match core_closest_points(a, b, b_to_a, Exit::Converged) {
         CoreResult::Closest(core) => core,
         CoreResult::Separated => unreachable!("no early exit was asked for"),
     }
 }
 
-/// GJK on the cores in A's frame ([`CoreClosest`]). With `separation_exit = Some(m)` it
-/// stops with [`CoreResult::Separated`] as soon as a separating plane proves the cores
-/// farther apart than `m`.
+/// GJK on the cores in A's frame ([`CoreClosest`]), stopping early as `exit` allows.
 ///
 /// Against curved shapes the simplices GJK builds near convergence are needles and
 /// nearly flat tetrahedra (a polygon's corner or edge paired with close points of a
@@ -150,7 +195,7 @@ fn converged(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3) -> Core
 /// that fails to shorten the distance does not end the search at once: near a flat
 /// contact the support ties between a near and a far corner of a polygon, and the
 /// far one gains nothing while turning the direction so that the next support does.
-fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3, separation_exit: Option<Real>) -> CoreResult {
+fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3, exit: Exit) -> CoreResult {
     let mut simplex: [Vertex; 4] = [support(a, b, b_to_a, &Vector3::x()); 4];
     let mut len = 1;
     let mut v = simplex[0].w;
@@ -177,15 +222,23 @@ fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry
             lower = bound;
             lower_normal = v / norm;
         }
-        if let Some(m) = separation_exit {
-            // The plane through w orthogonal to v separates the cores by vw / |v|
-            // (proven: rounded down as above).
-            if bound > m {
-                return CoreResult::Separated;
+        match exit {
+            Exit::Converged => {}
+            Exit::Separation(m) => {
+                // The plane through w orthogonal to v separates the cores by vw / |v|
+                // (proven: rounded down as above).
+                if bound > m {
+                    return CoreResult::Separated;
+                }
+                // |v| bounds the distance from above: within the margins, they touch.
+                if m > 0.0 && vv <= m * m {
+                    return CoreResult::Closest(witness(norm, &v, &simplex[..len], &bary, 0.0, lower_normal));
+                }
             }
-            // |v| bounds the distance from above: within the margins, they touch.
-            if m > 0.0 && vv <= m * m {
-                return CoreResult::Closest(witness(norm, &v, &simplex[..len], &bary, 0.0, lower_normal));
+            Exit::LowerBound { enough, precision } => {
+                if lower > enough || norm - lower <= precision * norm {
+                    return CoreResult::Closest(witness(norm, &v, &simplex[..len], &bary, lower.min(norm), lower_normal));
+                }
             }
         }
         // Converged: |v| exceeds the distance by at most (vv - vw) / |v|.

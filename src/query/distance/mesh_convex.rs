@@ -1,8 +1,8 @@
 //! Distance of a mesh and a convex shape: best-first branch and bound over the mesh's
 //! OBB tree, with GJK's proven lower bounds on the node boxes and exact GJK distances
 //! on the triangles.
-use super::node_cuboid;
-use crate::math::{Isometry3, Real};
+use super::{node_bound, node_cuboid};
+use crate::math::{Isometry3, Real, Vector3};
 use crate::partitioning::NodeContent;
 use crate::query::gjk::{self, ClosestPoints};
 use crate::shape::{Shape, TriMesh, TriangleShape};
@@ -38,9 +38,9 @@ pub fn mesh_convex_distance(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &Shap
     let mut best_distance = cutoff;
     let mut queue = BinaryHeap::new();
     if !nodes.is_empty() {
-        queue.push(Reverse(Queued { bound: 0.0, item: 0u32 }));
+        queue.push(Reverse(Queued { bound: 0.0, item: (0u32, Vector3::zeros()) }));
     }
-    while let Some(Reverse(Queued { bound, item })) = queue.pop() {
+    while let Some(Reverse(Queued { bound, item: (item, normal) })) = queue.pop() {
         if bound >= best_distance {
             break;
         }
@@ -48,9 +48,8 @@ pub fn mesh_convex_distance(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &Shap
             NodeContent::Children(l, r) => {
                 for child in [l, r] {
                     let (cuboid, frame) = node_cuboid(&nodes[child as usize].obb);
-                    let bound = gjk::distance_lower_bound(&cuboid, &frame, support, &convex_in_mesh);
-                    if bound < best_distance {
-                        queue.push(Reverse(Queued { bound, item: child }));
+                    if let Some((bound, plane)) = node_bound(&cuboid, &frame, support, &convex_in_mesh, &normal, best_distance) {
+                        queue.push(Reverse(Queued { bound, item: (child, plane) }));
                     }
                 }
             }

@@ -2,8 +2,8 @@
 //! splitting the larger box, with GJK's proven lower bounds on box pairs and exact GJK
 //! distances on triangle pairs.
 use super::mesh_convex::Queued;
-use super::node_cuboid;
-use crate::math::{Isometry3, Real};
+use super::{node_bound, node_cuboid};
+use crate::math::{Isometry3, Real, Vector3};
 use crate::partitioning::{NodeContent, ObbNode};
 use crate::query::gjk::{self, ClosestPoints};
 use crate::shape::{TriMesh, TriangleShape};
@@ -18,10 +18,10 @@ pub fn mesh_mesh_distance(a: &TriMesh, pose_a: &Isometry3, b: &TriMesh, pose_b: 
     let mut best_distance = cutoff;
     let mut queue = BinaryHeap::new();
     if !na.is_empty() && !nb.is_empty() {
-        queue.push(Reverse(Queued { bound: 0.0, item: (0u32, 0u32) }));
+        queue.push(Reverse(Queued { bound: 0.0, item: (0u32, 0u32, Vector3::zeros()) }));
     }
     let volume = |n: &ObbNode| n.obb.half_extents.x * n.obb.half_extents.y * n.obb.half_extents.z;
-    while let Some(Reverse(Queued { bound, item: (i, j) })) = queue.pop() {
+    while let Some(Reverse(Queued { bound, item: (i, j, normal) })) = queue.pop() {
         if bound >= best_distance {
             break;
         }
@@ -49,9 +49,8 @@ pub fn mesh_mesh_distance(a: &TriMesh, pose_a: &Isometry3, b: &TriMesh, pose_b: 
         for (ci, cj) in children {
             let (box_a, frame_a) = node_cuboid(&na[ci as usize].obb);
             let (box_b, frame_b) = node_cuboid(&nb[cj as usize].obb);
-            let bound = gjk::distance_lower_bound(&box_a, &frame_a, &box_b, &(b_in_a * frame_b));
-            if bound < best_distance {
-                queue.push(Reverse(Queued { bound, item: (ci, cj) }));
+            if let Some((bound, plane)) = node_bound(&box_a, &frame_a, &box_b, &(b_in_a * frame_b), &normal, best_distance) {
+                queue.push(Reverse(Queued { bound, item: (ci, cj, plane) }));
             }
         }
     }

@@ -19,8 +19,8 @@ pub use voxel_map::voxel_map_distance;
 use super::gjk::{self, ClosestPoints};
 use super::intersection::intersection_point;
 use crate::bounding_volume::Obb;
-use crate::math::{Isometry3, Real};
-use crate::shape::{Cuboid, Shape};
+use crate::math::{Isometry3, Real, Vector3};
+use crate::shape::{Cuboid, Shape, SupportMap};
 
 /// The distance and closest points (world frame) of two placed shapes, if it is below
 /// `cutoff`; `None` when it is not (pass `Real::INFINITY` for the distance whatever it is).
@@ -48,6 +48,27 @@ pub fn shape_distance(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometr
 
 pub(crate) fn swapped(cp: ClosestPoints) -> ClosestPoints {
     ClosestPoints { distance: cp.distance, point_a: cp.point_b, point_b: cp.point_a }
+}
+
+/// How close to a node box's distance its lower bound must come before the branch and
+/// bound takes it (a share of the distance): any proven lower bound keeps the search
+/// exact, a looser one only opens more nodes, and GJK reaches a curved shape's distance
+/// only linearly.
+const NODE_BOUND_PRECISION: Real = 0.05;
+
+/// A proven lower bound of the distance of a node's box (`a` placed by `pose_a`) to a
+/// convex shape (`b` placed by `pose_b`), and the plane that proves it (its unit normal
+/// from `b` towards `a`, zero where there is none), for a branch and bound that prunes
+/// at `enough`; `None` where the bound reaches `enough`. The gap along the parent's
+/// plane (`parent_normal`) comes first: a child lies in its parent, so that plane often
+/// prunes it without GJK.
+fn node_bound(a: &Cuboid, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3, parent_normal: &Vector3, enough: Real) -> Option<(Real, Vector3)> {
+    if *parent_normal != Vector3::zeros() && gjk::gap_along(a, pose_a, b, pose_b, parent_normal) >= enough {
+        return None;
+    }
+    let plane = gjk::separating_plane_enough(a, pose_a, b, pose_b, enough, NODE_BOUND_PRECISION);
+    let bound = plane.gap.max(0.0);
+    (bound < enough).then_some((bound, plane.normal))
 }
 
 /// A node box as a cuboid and its pose in the owner's frame.
