@@ -11,7 +11,6 @@ mod event_depth;
 mod min_clearance;
 mod profile;
 mod split;
-mod support_tree;
 mod world_distance;
 
 pub use event_depth::{bodies_depth, body_named, contact_normal, max_depth_over};

@@ -46,7 +46,7 @@ impl LinkJet {
 }
 
 /// The joint values over local times `[s0, s1]`, and (if asked) their rates.
-fn joint_ranges(segment: &Segment, s0: Real, s1: Real, with_rates: bool) -> (Vec<Interval>, Vec<Interval>) {
+pub(super) fn joint_ranges(segment: &Segment, s0: Real, s1: Real, with_rates: bool) -> (Vec<Interval>, Vec<Interval>) {
     let s = if s0 == s1 { Interval::point(s0) } else { Interval::new(s0, s1) };
     let mut values = Vec::with_capacity(segment.coefficients.len());
     let mut rates = Vec::with_capacity(if with_rates { segment.coefficients.len() } else { 0 });
@@ -66,7 +66,7 @@ fn joint_ranges(segment: &Segment, s0: Real, s1: Real, with_rates: bool) -> (Vec
 
 /// The value (and rate) of a joint from its variable's range, following a mimic joint's
 /// leader.
-fn joint_value(joint: &crate::robot::Joint, values: &[Interval], rates: &[Interval]) -> (Interval, Interval) {
+pub(super) fn joint_value(joint: &crate::robot::Joint, values: &[Interval], rates: &[Interval]) -> (Interval, Interval) {
     let zero = Interval::point(0.0);
     match joint.variable {
         None => (zero, zero),
@@ -119,7 +119,7 @@ pub fn link_jets(robot: &Robot, segment: &Segment, s0: Real, s1: Real, out: &mut
 
 /// The child's pose: parent, then the exact joint origin, then the joint's motion (a
 /// rotation about or a slide along its axis).
-fn child_enclosure(parent: &LinkEnclosure, origin: &Isometry3, kind: JointKind, axis: &Vector3, value: Interval, with_local: bool) -> LinkEnclosure {
+pub(super) fn child_enclosure(parent: &LinkEnclosure, origin: &Isometry3, kind: JointKind, axis: &Vector3, value: Interval, with_local: bool) -> LinkEnclosure {
     let at_origin = parent.pose.mul_isometry(origin);
     let origin_pose = with_local.then(|| IntervalPose::from_isometry(origin));
     let enclosure = match kind {
@@ -138,7 +138,7 @@ fn child_enclosure(parent: &LinkEnclosure, origin: &Isometry3, kind: JointKind, 
 
 /// The child's jet: its pose as in [`child_enclosure`], the derivative by the product
 /// rule.
-fn child_jet(parent: &LinkJet, origin: &Isometry3, kind: JointKind, axis: &Vector3, value: Interval, rate: Interval) -> LinkJet {
+pub(super) fn child_jet(parent: &LinkJet, origin: &Isometry3, kind: JointKind, axis: &Vector3, value: Interval, rate: Interval) -> LinkJet {
     let r_o = origin.rotation.to_rotation_matrix().into_inner();
     let enclosure = child_enclosure(&parent.enclosure, origin, kind, axis, value, true);
     let at_origin_rotation = parent.enclosure.pose.rotation.mul_matrix(&r_o);

@@ -4,7 +4,9 @@
 mod interval;
 mod interval_pose;
 mod link_motion;
+mod on_demand;
 
 pub use interval::Interval;
 pub use interval_pose::{AxisRotation, IntervalMatrix3, IntervalPose, IntervalVector3};
 pub use link_motion::{KinematicTree, LinkEnclosure, LinkJet, link_enclosures, link_jets};
+pub use on_demand::{EnclosuresOnDemand, JetsOnDemand};

@@ -2,9 +2,10 @@
 //! tree of bounding balls: exact, like scanning every vertex, but a query visits only
 //! the few clusters that can hold the farthest point along the direction. The minimum
 //! clearance asks a mesh for its extent in some direction several times per time cell
-//! (GJK's separating plane, the gap along a direction, its second-order bound).
+//! (GJK's separating plane, the gap along a direction, its second-order bound); a mesh
+//! builds its tree once, when first asked ([`super::TriMesh::vertex_support`]).
+use super::SupportMap;
 use crate::math::{Point3, Real, Vector3};
-use crate::shape::SupportMap;
 
 /// Points per leaf.
 const LEAF: usize = 8;

@@ -2,8 +2,9 @@
 use crate::bounding_volume::Aabb;
 use crate::math::{Point3, Real, Triangle, Vector3};
 use crate::partitioning::ObbTree;
-use crate::shape::SupportMap;
+use crate::shape::{SupportMap, SupportTree};
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 #[derive(Clone, Debug)]
 pub struct TriMesh {
@@ -19,6 +20,8 @@ pub struct TriMesh {
     /// hull: the hull of these grown by the margin holds the mesh.
     hull_vertices: Vec<Point3>,
     hull_margin: Real,
+    /// The vertices arranged for exact support queries, built when first asked for.
+    vertex_support: OnceLock<SupportTree>,
 }
 
 impl TriMesh {
@@ -41,7 +44,7 @@ impl TriMesh {
         distinct.sort_by(|a, b| a.coords.as_slice().partial_cmp(b.coords.as_slice()).expect("finite"));
         distinct.dedup();
         let (hull_vertices, hull_margin) = reduced_hull(&distinct);
-        Ok(Self { vertices, triangles, aabb, obb_tree, component_representatives, closed, hull_vertices, hull_margin })
+        Ok(Self { vertices, triangles, aabb, obb_tree, component_representatives, closed, hull_vertices, hull_margin, vertex_support: OnceLock::new() })
     }
 
     pub fn vertices(&self) -> &[Point3] {
@@ -68,6 +71,12 @@ impl TriMesh {
     /// The mesh's convex hull as a support map (every point of the mesh lies in it).
     pub fn hull(&self) -> MeshHull<'_> {
         MeshHull { vertices: &self.hull_vertices, margin: self.hull_margin }
+    }
+
+    /// The vertices as an exact support map (the support function of the mesh itself),
+    /// built on first use and kept with the mesh: every check of a robot asks it.
+    pub fn vertex_support(&self) -> &SupportTree {
+        self.vertex_support.get_or_init(|| SupportTree::new(&self.vertices))
     }
 
     pub fn is_closed(&self) -> bool {

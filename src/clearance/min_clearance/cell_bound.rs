@@ -50,10 +50,11 @@ impl Reach {
 pub(super) struct CellData {
     /// Link poses at the middle.
     pub(super) poses: Vec<Isometry3>,
-    /// Link enclosures over the cell, with the poses in the parent's frame.
-    pub(super) links: Option<Vec<LinkEnclosure>>,
-    /// Link poses and pose rates over the cell.
-    pub(super) jets: Option<Vec<LinkJet>>,
+    /// Link enclosures over the cell, with the poses in the parent's frame (the links
+    /// of the pairs measured so far).
+    pub(super) links: Option<EnclosuresOnDemand>,
+    /// Link poses and pose rates over the cell (the same).
+    pub(super) jets: Option<JetsOnDemand>,
     /// Per link element: its world pose over the cell, and how far it moves.
     pub(super) world_motion: HashMap<usize, (IntervalPose, Real)>,
 }
@@ -109,7 +110,7 @@ impl ClearanceSearch<'_> {
     /// Element `e`'s shape as a support map.
     pub(super) fn support(&self, e: usize) -> Support<'_> {
         match &self.world.elements[e].shape {
-            Shape::TriMesh(m) => Support::Mesh(self.supports[e].get_or_init(|| SupportTree::new(m.vertices()))),
+            Shape::TriMesh(m) => Support::Mesh(m.vertex_support()),
             // The hull of its cubes, whose support points are cube corners (points of the map).
             Shape::VoxelMap(m) => Support::Convex(m.as_ref()),
             convex => Support::Convex(convex.as_support_map().expect("primitives are convex")),
@@ -143,18 +144,14 @@ impl ClearanceSearch<'_> {
     /// other element over the cell (see [`Self::extent_over`]).
     pub(super) fn second_order(&self, p: usize, segment: &Segment, lo: Real, hi: Real, data: &mut CellData, n: &Vector3) -> Real {
         let world = self.world;
-        let jets = data.jets.get_or_insert_with(|| {
-            let mut jets = Vec::new();
-            link_jets(&world.robot, segment, lo, hi, &mut jets);
-            jets
-        });
+        let jets = data.jets.get_or_insert_with(|| JetsOnDemand::new(&world.robot, segment, lo, hi));
         let (a, b) = self.pairs[p];
         let half = 0.5 * (hi - lo);
-        let over = |e: usize, w: &Vector3| -> Real {
+        let mut over = |e: usize, w: &Vector3| -> Real {
             let element = &world.elements[e];
             let pose = world.element_pose(element, &data.poses);
             match element.body {
-                Body::Link(l) => self.extent_over(e, &pose, &jets[l], half, w),
+                Body::Link(l) => self.extent_over(e, &pose, jets.get(&world.robot, l), half, w),
                 Body::Obstacle(_) => self.extent(e, &pose, w),
             }
         };
@@ -251,11 +248,13 @@ impl ClearanceSearch<'_> {
         let world = self.world;
         let (a, b) = self.pairs[p];
         let (ea, eb) = (&world.elements[a], &world.elements[b]);
-        let links = data.links.get_or_insert_with(|| {
-            let mut links = Vec::new();
-            link_enclosures(&world.robot, segment, lo, hi, true, None, &mut links);
-            links
-        });
+        let on_demand = data.links.get_or_insert_with(|| EnclosuresOnDemand::new(&world.robot, segment, lo, hi));
+        for e in [ea, eb] {
+            if let Body::Link(l) = e.body {
+                on_demand.ensure(&world.robot, l);
+            }
+        }
+        let links = on_demand.links();
         let (pose_a, pose_b) = (world.element_pose(ea, &data.poses), world.element_pose(eb, &data.poses));
         match (ea.body, eb.body) {
             (Body::Link(_), Body::Link(_)) => {

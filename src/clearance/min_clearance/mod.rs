@@ -46,10 +46,9 @@
 //! cell set aside.
 mod cell_bound;
 
-use super::support_tree::SupportTree;
 use super::world_distance::{ElementHulls, PairDistance, body_pose, checked_element_pairs, pair_distance};
 use crate::collision::{Body, CollisionWorld};
-use crate::enclosure::{Interval, IntervalMatrix3, IntervalPose, IntervalVector3, KinematicTree, LinkEnclosure, LinkJet, link_enclosures, link_jets};
+use crate::enclosure::{EnclosuresOnDemand, Interval, IntervalMatrix3, IntervalPose, IntervalVector3, JetsOnDemand, KinematicTree, LinkJet, link_enclosures};
 use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::motion::{JointMotion, Segment};
 use crate::motion_bounds::conservative_advancement::{BoundingBall, advance_along, motion_bound};
@@ -57,11 +56,10 @@ use crate::motion_bounds::element_motion::{element_pose, element_relative_pose, 
 use crate::query::closest_features::{WarmStart, closest_features_cached};
 use crate::query::gjk;
 use crate::robot::JointKind;
-use crate::shape::{Ball, Shape, SupportMap};
+use crate::shape::{Ball, Shape, SupportMap, SupportTree};
 use cell_bound::{CellData, Probe, Reach, direction};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[derive(Clone, Copy, Debug)]
@@ -164,9 +162,6 @@ pub struct ClearanceSearch<'w> {
     hulls: ElementHulls<'w>,
     /// Per element, how often it has been measured against another hull.
     uses: Vec<AtomicUsize>,
-    /// Per mesh element, its vertices arranged for support queries (built when first
-    /// asked for).
-    supports: Vec<OnceLock<SupportTree>>,
     balls: Vec<BoundingBall>,
     tree: KinematicTree,
     /// Per pair, the joints whose motion moves one body relative to the other.
@@ -558,8 +553,7 @@ impl<'w> ClearanceSearch<'w> {
             })
             .collect();
         let uses = (0..world.elements.len()).map(|_| AtomicUsize::new(0)).collect();
-        let supports = (0..world.elements.len()).map(|_| OnceLock::new()).collect();
-        Self { world, pairs, hulls: ElementHulls::new(world), uses, supports, balls, tree: KinematicTree::new(robot), between }
+        Self { world, pairs, hulls: ElementHulls::new(world), uses, balls, tree: KinematicTree::new(robot), between }
     }
 
     /// The checked element pairs, in the order [`Self::cell_bounds`] numbers them.
