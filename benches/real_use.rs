@@ -19,7 +19,11 @@
 //! `REAL_USE_KIND=free|grazing|colliding` and `REAL_USE_ROBOT=panda|ur5` time only that
 //! kind or robot (for a profiler);
 //! `REAL_USE_THREADS=N` lets the checks use N cores (the peer is single-threaded);
-//! `REAL_USE_ONLY=first|whole` times only the first-only check or the whole report.
+//! `REAL_USE_ONLY=first|whole` times only the first-only check or the whole report;
+//! `REAL_USE_BREAKDOWN=1` prints instead, per trajectory, the CPU milliseconds of each
+//! part of the two checks (the first-only search for pairs apart, the clearance search,
+//! the pipeline, the certifier) and the clearance search's counts, and with
+//! `REAL_USE_PICK=i` only for trajectory `i`, its clearance search repeated 15 times.
 mod panda_scene;
 
 use ccd_guard::check::sampled::{SampledOptions, check_sampled};
@@ -220,6 +224,10 @@ fn main() {
     // `REAL_USE_ONLY=first|whole` times one of the two (for a profiler).
     let only = std::env::var("REAL_USE_ONLY").unwrap_or_default();
     let time = |options: &CheckOptions, skip: &str, c: &Case| if only == skip { f64::NAN } else { best_of_3(&|| drop(check_trajectory(&c.input, options))) };
+    if std::env::var("REAL_USE_BREAKDOWN").is_ok() {
+        breakdown(&all);
+        return;
+    }
     let ours: Vec<(f64, f64)> = all.iter().map(|c| (time(&first_only, "whole", c), time(&whole, "first", c))).collect();
     let theirs = peer(&robots, &prefix, &all);
     println!("{} trajectories; medians per trajectory (ms), {threads} core(s); ratios to coal sampling at 0.05 rad", all.len());
@@ -253,6 +261,71 @@ fn main() {
         println!(
             "{label} {:>3} {first:>9.2} {whole_ms:>9.2} {c05:>9.2} {c01:>9.2} {first_ratio:>10.2} {whole_ratio:>10.2} {ratio:>11.2} {points:>7.0}",
             idx.len()
+        );
+    }
+}
+
+/// `REAL_USE_BREAKDOWN=1`: per trajectory, where the two checks' time goes (CPU time,
+/// which another process on the machine does not inflate as much as wall time).
+fn breakdown(all: &[Case]) {
+    use ccd_guard::ccd::{PipelineOptions, run_pipeline_except};
+    use ccd_guard::certifier::certify::CertifyOptions;
+    use ccd_guard::check::certified_method::{certify_motion, near_pairs_apart, pairs_apart};
+    use ccd_guard::clearance::{checked_element_pairs, split_clearance};
+    // CPU milliseconds of every thread of this process so far.
+    let cpu = || -> f64 {
+        let mut time = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: clock_gettime writes the timespec it is handed and nothing else.
+        unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut time) };
+        time.tv_sec as f64 * 1e3 + time.tv_nsec as f64 * 1e-6
+    };
+    struct Clock(f64);
+    let now = || Clock(cpu());
+    let ms = |t: Clock| cpu() - t.0;
+    let pick: Option<usize> = std::env::var("REAL_USE_PICK").ok().and_then(|v| v.parse().ok());
+    for (i, c) in all.iter().enumerate() {
+        if pick.is_some_and(|p| p != i) {
+            continue;
+        }
+        if pick.is_some() {
+            let mut runs: Vec<f64> = (0..15)
+                .map(|_| {
+                    let t = now();
+                    let _ = split_clearance(&c.input.world, &c.input.motion, &ClearanceOptions::default());
+                    ms(t)
+                })
+                .collect();
+            runs.sort_by(f64::total_cmp);
+            println!("split cpu ms over 15 runs: min {:.3} median {:.3}", runs[0], runs[7]);
+        }
+        let (w, m) = (&c.input.world, &c.input.motion);
+        let t = now();
+        let near = near_pairs_apart(w, m, 0.001);
+        let t_near = ms(t);
+        let t = now();
+        let split = split_clearance(w, m, &ClearanceOptions::default());
+        let t_split = ms(t);
+        let t = now();
+        let ws = split.world.as_ref().map(|x| (x.cells, x.evaluations, x.exact_distances, x.closest.distance));
+        let ss = split.self_collision.as_ref().map(|x| (x.cells, x.evaluations, x.exact_distances, x.closest.distance));
+        let apart = split.combined().map_or(Vec::new(), |x| pairs_apart(&x, 0.001));
+        let r = run_pipeline_except(w, m, &PipelineOptions::default(), &apart);
+        let t_pipe = ms(t);
+        let t = now();
+        if r.contacts.is_empty() {
+            let _ = certify_motion(w, m, &CertifyOptions { tolerance: 0.001, ..CertifyOptions::default() }, &apart);
+        }
+        let t_cert = ms(t);
+        println!(
+            "{i} {} {} {} points {} | first-only pairs apart {t_near:.2} ({} pairs) | clearance {t_split:.2} (world, self: cells, measured, exact, minimum {ws:?} {ss:?}) | pipeline {t_pipe:.2} ({} contacts) | certifier {t_cert:.2} | pairs apart {} of {}",
+            c.robot,
+            c.plan,
+            c.kind,
+            m.waypoints.len(),
+            near.len(),
+            r.contacts.len(),
+            apart.len(),
+            checked_element_pairs(w).len()
         );
     }
 }
