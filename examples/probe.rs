@@ -285,9 +285,9 @@ fn cdr(request: &Value) -> Value {
             };
             let answer = match m.get("cdr").and_then(Value::as_str) {
                 Some(hex) => from_hex(hex)
-                    .and_then(|bytes| (codec.cdr_to_json)(&bytes))
+                    .and_then(|bytes| (codec.cdr_to_json)(&bytes).map_err(|e| e.to_string()))
                     .map(|text| json!({ "json": serde_json::from_str::<Value>(&text).expect("json") })),
-                None => (codec.json_to_cdr)(&m["json"].to_string()).map(|bytes| json!({ "cdr": to_hex(&bytes) })),
+                None => (codec.json_to_cdr)(&m["json"].to_string()).map(|bytes| json!({ "cdr": to_hex(&bytes) })).map_err(|e| e.to_string()),
             };
             answer.unwrap_or_else(|e| json!({ "error": e }))
         })

@@ -214,7 +214,7 @@ fn decode_and_handle<T: serde::de::DeserializeOwned>(
     worker: &mut Worker,
     work: impl FnOnce(T) -> Work<Update, TrajectoryJob, Request>,
 ) -> Result<(), String> {
-    let message: T = from_cdr(bytes)?;
+    let message: T = from_cdr(bytes).map_err(|e| e.to_string())?;
     let mut outputs = Vec::new();
     worker.handle(work(message), &mut |o| outputs.push(o));
     for output in &outputs {
@@ -281,9 +281,13 @@ fn mutated_messages_fail_cleanly() {
     });
     // What the gate's action client and server decode besides the goal.
     let result = msg::FollowJointTrajectoryResult { error_code: -4, error_string: "ccd_guard: stopped".into() };
-    run_reader("cdr_follow_joint_trajectory_result", &[cdr(&result)], |b| from_cdr::<msg::FollowJointTrajectoryResult>(b).map(drop));
+    run_reader("cdr_follow_joint_trajectory_result", &[cdr(&result)], |b| from_cdr::<msg::FollowJointTrajectoryResult>(b).map(drop).map_err(|e| e.to_string()));
     let feedback = msg::FollowJointTrajectoryFeedback { joint_names: trajectory.joint_names.clone(), ..Default::default() };
-    run_reader("cdr_follow_joint_trajectory_feedback", &[cdr(&feedback)], |b| from_cdr::<msg::FollowJointTrajectoryFeedback>(b).map(drop));
-    run_reader("cdr_cancel_goal_request", &[cdr(&msg::CancelGoalRequest::default())], |b| from_cdr::<msg::CancelGoalRequest>(b).map(drop));
-    run_reader("cdr_goal_status_array", &[cdr(&msg::GoalStatusArray::default())], |b| from_cdr::<msg::GoalStatusArray>(b).map(drop));
+    run_reader("cdr_follow_joint_trajectory_feedback", &[cdr(&feedback)], |b| {
+        from_cdr::<msg::FollowJointTrajectoryFeedback>(b).map(drop).map_err(|e| e.to_string())
+    });
+    run_reader("cdr_cancel_goal_request", &[cdr(&msg::CancelGoalRequest::default())], |b| {
+        from_cdr::<msg::CancelGoalRequest>(b).map(drop).map_err(|e| e.to_string())
+    });
+    run_reader("cdr_goal_status_array", &[cdr(&msg::GoalStatusArray::default())], |b| from_cdr::<msg::GoalStatusArray>(b).map(drop).map_err(|e| e.to_string()));
 }

@@ -27,6 +27,8 @@ pub use trajectory::*;
 pub use verdict::*;
 pub use visualization::*;
 
+use super::cdr::CdrError;
+
 /// A ROS message type: its ROS package and name.
 pub trait RosMessage: ros2_client::Message + Clone + Default + Send + 'static {
     const PACKAGE: &'static str;
@@ -37,19 +39,32 @@ pub trait RosMessage: ros2_client::Message + Clone + Default + Send + 'static {
 /// type chosen at run time by its ROS name, through JSON: what the CDR probes use.
 #[derive(Clone, Copy)]
 pub struct JsonCodec {
-    pub json_to_cdr: fn(&str) -> Result<Vec<u8>, String>,
-    pub cdr_to_json: fn(&[u8]) -> Result<String, String>,
+    pub json_to_cdr: fn(&str) -> Result<Vec<u8>, JsonCodecError>,
+    pub cdr_to_json: fn(&[u8]) -> Result<String, JsonCodecError>,
+}
+
+/// Why a [`JsonCodec`] could not translate a message.
+#[derive(Debug, thiserror::Error)]
+pub enum JsonCodecError {
+    /// The JSON is not a message of the type (named as Rust names it).
+    #[error("{type_name}: {error}")]
+    FromJson { type_name: &'static str, error: serde_json::Error },
+    #[error(transparent)]
+    Cdr(#[from] CdrError),
+    /// The decoded message does not serialize as JSON.
+    #[error("{0}")]
+    ToJson(serde_json::Error),
 }
 
 fn json_codec<T: serde::Serialize + serde::de::DeserializeOwned>() -> JsonCodec {
     JsonCodec {
         json_to_cdr: |json| {
-            let message: T = serde_json::from_str(json).map_err(|e| format!("{}: {e}", ::std::any::type_name::<T>()))?;
-            super::cdr::to_cdr(&message)
+            let message: T = serde_json::from_str(json).map_err(|error| JsonCodecError::FromJson { type_name: ::std::any::type_name::<T>(), error })?;
+            Ok(super::cdr::to_cdr(&message)?)
         },
         cdr_to_json: |bytes| {
             let message: T = super::cdr::from_cdr(bytes)?;
-            serde_json::to_string(&message).map_err(|e| e.to_string())
+            serde_json::to_string(&message).map_err(JsonCodecError::ToJson)
         },
     }
 }
