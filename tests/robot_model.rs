@@ -139,7 +139,7 @@ fn package_uris_resolve_in_the_contract_order() {
     resolver.ament_prefix_path.clear();
     assert_eq!(resolver.resolve("package://pkg/m/a.stl", referrer).unwrap(), ros.join("pkg/m/a.stl"));
     assert_eq!(resolver.resolve("package://other/x.stl", referrer).unwrap(), ros.join("other/x.stl"));
-    let err = resolver.resolve("package://nowhere/x.stl", referrer).unwrap_err();
+    let err = resolver.resolve("package://nowhere/x.stl", referrer).unwrap_err().to_string();
     assert!(err.contains("nowhere"), "{err}");
     assert_eq!(resolver.resolve("meshes/a.stl", referrer).unwrap(), Path::new("/somewhere/meshes/a.stl"));
     assert_eq!(resolver.resolve("file:///abs/a.stl", referrer).unwrap(), Path::new("/abs/a.stl"));

@@ -7,6 +7,17 @@
 use crate::error::{InputError, InputResult};
 use std::path::{Path, PathBuf};
 
+/// Why a URI names no file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ResolveError {
+    /// `package://PACKAGE/...` with no root for PACKAGE.
+    #[error("package '{package}' of '{uri}' not found (give --package-dir {package}=DIR, or set AMENT_PREFIX_PATH or ROS_PACKAGE_PATH)")]
+    PackageNotFound { package: String, uri: String },
+    /// A scheme other than `package://` and `file://`.
+    #[error("unsupported URI scheme in '{uri}'")]
+    UnsupportedScheme { uri: String },
+}
+
 /// Files compiled into the binary, by path.
 pub type EmbeddedFiles = &'static [(&'static str, &'static [u8])];
 
@@ -41,16 +52,17 @@ impl ResourceResolver {
     }
 
     /// The path `uri` names, `referrer` being the file that names it.
-    pub fn resolve(&self, uri: &str, referrer: &Path) -> Result<PathBuf, String> {
+    pub fn resolve(&self, uri: &str, referrer: &Path) -> Result<PathBuf, ResolveError> {
         if let Some(rest) = uri.strip_prefix("package://") {
             let (package, relative) = rest.split_once('/').unwrap_or((rest, ""));
-            return self.package_root(package).map(|root| root.join(relative)).ok_or_else(|| {
-                format!("package '{package}' of '{uri}' not found (give --package-dir {package}=DIR, or set AMENT_PREFIX_PATH or ROS_PACKAGE_PATH)")
-            });
+            return self
+                .package_root(package)
+                .map(|root| root.join(relative))
+                .ok_or_else(|| ResolveError::PackageNotFound { package: package.to_string(), uri: uri.to_string() });
         }
         let path = uri.strip_prefix("file://").unwrap_or(uri);
         if path.contains("://") {
-            return Err(format!("unsupported URI scheme in '{uri}'"));
+            return Err(ResolveError::UnsupportedScheme { uri: uri.to_string() });
         }
         let path = Path::new(path);
         Ok(if path.is_absolute() { path.to_path_buf() } else { referrer.parent().unwrap_or(Path::new("")).join(path) })

@@ -235,7 +235,7 @@ fn geometry(
             if scale.iter().any(|v| !v.is_finite() || *v == 0.0) {
                 return Err(InputError::new("mesh scale must be finite and non-zero").at(what.to_string()));
             }
-            let mesh_path = resolver.resolve(filename, urdf_path).map_err(|e| InputError::new(e).at(what.to_string()))?;
+            let mesh_path = resolver.resolve(filename, urdf_path).map_err(|e| InputError::new(e.to_string()).at(what.to_string()))?;
             let key = (mesh_path.clone(), scale.map(|v| v.to_bits()).into());
             let mesh = match cache.get(&key) {
                 Some(mesh) => mesh.clone(),

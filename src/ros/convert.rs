@@ -65,7 +65,7 @@ pub fn primitive_shape(primitive: &msg::SolidPrimitive) -> Result<Shape, String>
         msg::SolidPrimitive::PRISM => return Err("prism primitives are not supported (send the prism as a mesh)".into()),
         other => return Err(format!("unknown primitive type {other}")),
     };
-    solid_primitive(kind, &primitive.dimensions).expect("a primitive kind")
+    solid_primitive(kind, &primitive.dimensions).expect("a primitive kind").map_err(|e| e.to_string())
 }
 
 /// A `shape_msgs/Mesh` as a triangle mesh.

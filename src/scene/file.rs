@@ -79,7 +79,7 @@ fn object_shape(entry: &ObjectEntry, what: &str, path: &Path, resolver: &Resourc
         {
             return Err(InputError::new(format!("an octomap object takes no '{}' (only 'file' and 'pose')", field.0)).at(format!("{what}.{}", field.0)));
         }
-        let map_path = resolver.resolve(uri, path).map_err(|e| InputError::new(e).at(format!("{what}.file")))?;
+        let map_path = resolver.resolve(uri, path).map_err(|e| InputError::new(e.to_string()).at(format!("{what}.file")))?;
         return Ok(Shape::VoxelMap(Arc::new(load_octomap(resolver, &map_path).map_err(|e| e.at(what.to_string()))?)));
     }
     if entry.file.is_some() {
@@ -91,14 +91,14 @@ fn object_shape(entry: &ObjectEntry, what: &str, path: &Path, resolver: &Resourc
         if scale.iter().any(|v| !v.is_finite() || *v == 0.0) {
             return Err(InputError::new("scale must be finite and non-zero").at(format!("{what}.scale")));
         }
-        let mesh_path = resolver.resolve(uri, path).map_err(|e| InputError::new(e).at(format!("{what}.mesh")))?;
+        let mesh_path = resolver.resolve(uri, path).map_err(|e| InputError::new(e.to_string()).at(format!("{what}.mesh")))?;
         return Ok(Shape::TriMesh(std::sync::Arc::new(crate::robot::load_mesh(resolver, &mesh_path, scale)?)));
     }
     let dimensions = entry.dimensions.as_deref().unwrap_or_default();
     match solid_primitive(&entry.kind, dimensions) {
         Some(Ok(shape)) => Ok(shape),
         Some(Err(_)) if entry.dimensions.is_none() => Err(InputError::new(format!("a {} needs dimensions", entry.kind)).at(what.to_string())),
-        Some(Err(e)) => Err(InputError::new(e).at(format!("{what}.dimensions"))),
+        Some(Err(e)) => Err(InputError::new(e.to_string()).at(format!("{what}.dimensions"))),
         None => Err(InputError::new(format!("unknown type '{}' (box, sphere, cylinder, cone, mesh or octomap)", entry.kind)).at(format!("{what}.type"))),
     }
 }

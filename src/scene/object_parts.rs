@@ -7,7 +7,7 @@ use crate::shape::{Ball, Cone, Cuboid, Cylinder, Shape};
 /// The primitive `kind` (box, sphere, cylinder, cone) with its dimensions: box
 /// [x, y, z]; sphere [radius]; cylinder and cone [height, radius], axis along z.
 /// `None` for a kind that is not a primitive; `Err` for wrong dimensions.
-pub fn solid_primitive(kind: &str, dimensions: &[Real]) -> Option<Result<Shape, String>> {
+pub fn solid_primitive(kind: &str, dimensions: &[Real]) -> Option<Result<Shape, PrimitiveError>> {
     let count = match kind {
         "box" => 3,
         "sphere" => 1,
@@ -16,10 +16,10 @@ pub fn solid_primitive(kind: &str, dimensions: &[Real]) -> Option<Result<Shape, 
     };
     let d = dimensions;
     if d.len() != count {
-        return Some(Err(format!("a {kind} needs {count} dimensions, found {}", d.len())));
+        return Some(Err(PrimitiveError::DimensionCount { kind: kind.to_string(), needed: count, found: d.len() }));
     }
     if let Some(v) = d.iter().find(|v| !(v.is_finite() && **v > 0.0)) {
-        return Some(Err(format!("dimension {v} must be positive and finite")));
+        return Some(Err(PrimitiveError::NotPositive(*v)));
     }
     Some(Ok(match kind {
         "box" => Shape::Cuboid(Cuboid { half_extents: Vector3::new(d[0], d[1], d[2]) * 0.5 }),
@@ -29,21 +29,23 @@ pub fn solid_primitive(kind: &str, dimensions: &[Real]) -> Option<Result<Shape, 
     }))
 }
 
-/// Why a pose was refused.
-#[derive(Clone, Debug, PartialEq)]
-pub enum PoseError {
-    NotFinite,
-    /// The quaternion `[x, y, z, w]` is further than 1e-3 from unit norm.
-    NotUnit([Real; 4]),
+/// Why a solid primitive's dimensions were refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PrimitiveError {
+    #[error("a {kind} needs {needed} dimensions, found {found}")]
+    DimensionCount { kind: String, needed: usize, found: usize },
+    #[error("dimension {0} must be positive and finite")]
+    NotPositive(Real),
 }
 
-impl std::fmt::Display for PoseError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            PoseError::NotFinite => write!(f, "pose has a value that is not finite"),
-            PoseError::NotUnit([x, y, z, w]) => write!(f, "orientation [{x}, {y}, {z}, {w}] is not a unit quaternion (x, y, z, w)"),
-        }
-    }
+/// Why a pose was refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PoseError {
+    #[error("pose has a value that is not finite")]
+    NotFinite,
+    /// The quaternion `[x, y, z, w]` is further than 1e-3 from unit norm.
+    #[error("orientation [{}, {}, {}, {}] is not a unit quaternion (x, y, z, w)", .0[0], .0[1], .0[2], .0[3])]
+    NotUnit([Real; 4]),
 }
 
 /// A pose from a position and a quaternion `[x, y, z, w]` (ROS order) of norm 1 within
