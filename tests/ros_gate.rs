@@ -202,7 +202,7 @@ fn gate_parameters_from_params_files_and_the_command_line() {
         (["--ros-args", "-p", "gate_min_clearance:=-1"], "gate_min_clearance"),
         (["--ros-args", "-p", "gate_recheck_period:=x"], "gate_recheck_period"),
     ] {
-        let e = load(&args).unwrap_err();
+        let e = load(&args).unwrap_err().to_string();
         assert!(e.contains(words), "{args:?}: {e}");
     }
 }

@@ -3,6 +3,24 @@
 //! `-e`/`--enclave`, the rosout and stdout switches), up to a closing `--`.
 use std::path::PathBuf;
 
+/// Why the ROS arguments were refused (rcl refuses the same).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RosArgumentError {
+    /// A flag that takes a value ends the command line.
+    #[error("{flag} needs a value")]
+    MissingValue { flag: String },
+    #[error("-p '{rule}' is not name:=value")]
+    ParamNotAssignment { rule: String },
+    #[error("-p '{rule}' has no parameter name")]
+    ParamWithoutName { rule: String },
+    #[error("-r '{rule}' is not from:=to")]
+    RemapNotAssignment { rule: String },
+    #[error("-r '{rule}' has an empty side")]
+    RemapEmptySide { rule: String },
+    #[error("unknown ROS argument '{0}'")]
+    Unknown(String),
+}
+
 /// A `from:=to` name remapping, for every node or (with `node:` in front) for one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Remap {
@@ -34,7 +52,7 @@ pub struct RosArguments {
 impl RosArguments {
     /// Parses a command line (without the program name). Unknown flags inside
     /// `--ros-args` are errors, as rcl makes them.
-    pub fn parse(args: &[String]) -> Result<Self, String> {
+    pub fn parse(args: &[String]) -> Result<Self, RosArgumentError> {
         let mut parsed = Self::default();
         let mut in_ros_args = false;
         let mut i = 0;
@@ -53,8 +71,8 @@ impl RosArguments {
                 in_ros_args = false;
                 continue;
             }
-            let mut value = |flag: &str| -> Result<String, String> {
-                let v = args.get(i).cloned().ok_or_else(|| format!("{flag} needs a value"))?;
+            let mut value = |flag: &str| -> Result<String, RosArgumentError> {
+                let v = args.get(i).cloned().ok_or_else(|| RosArgumentError::MissingValue { flag: flag.to_string() })?;
                 i += 1;
                 Ok(v)
             };
@@ -62,9 +80,11 @@ impl RosArguments {
                 "-r" | "--remap" => parsed.add_remap(&value(arg)?)?,
                 "-p" | "--param" => {
                     let rule = value(arg)?;
-                    let (name, v) = rule.split_once(":=").ok_or_else(|| format!("-p '{rule}' is not name:=value"))?;
+                    let Some((name, v)) = rule.split_once(":=") else {
+                        return Err(RosArgumentError::ParamNotAssignment { rule });
+                    };
                     if name.is_empty() {
-                        return Err(format!("-p '{rule}' has no parameter name"));
+                        return Err(RosArgumentError::ParamWithoutName { rule });
                     }
                     parsed.parameters.push((name.to_string(), v.to_string()));
                 }
@@ -79,20 +99,20 @@ impl RosArguments {
                 | "--disable-stdout-logs"
                 | "--enable-external-lib-logs"
                 | "--disable-external-lib-logs" => {}
-                other => return Err(format!("unknown ROS argument '{other}'")),
+                other => return Err(RosArgumentError::Unknown(other.to_string())),
             }
         }
         Ok(parsed)
     }
 
-    fn add_remap(&mut self, rule: &str) -> Result<(), String> {
-        let (from, to) = rule.split_once(":=").ok_or_else(|| format!("-r '{rule}' is not from:=to"))?;
+    fn add_remap(&mut self, rule: &str) -> Result<(), RosArgumentError> {
+        let (from, to) = rule.split_once(":=").ok_or_else(|| RosArgumentError::RemapNotAssignment { rule: rule.to_string() })?;
         let (node, from) = match from.split_once(':') {
             Some((node, from)) if !node.is_empty() && !node.starts_with('/') && !node.starts_with('~') => (Some(node.to_string()), from),
             _ => (None, from),
         };
         if from.is_empty() || to.is_empty() {
-            return Err(format!("-r '{rule}' has an empty side"));
+            return Err(RosArgumentError::RemapEmptySide { rule: rule.to_string() });
         }
         match from {
             "__node" | "__name" => self.node_name = Some(to.to_string()),

@@ -36,16 +36,16 @@ pub fn run(args: &[String]) -> i32 {
 }
 
 fn start(args: &[String]) -> Result<(), String> {
-    let arguments = RosArguments::parse(args)?;
-    let names = NodeNames::new(NODE_NAME, &arguments)?;
+    let arguments = RosArguments::parse(args).map_err(|e| e.to_string())?;
+    let names = NodeNames::new(NODE_NAME, &arguments).map_err(|e| e.to_string())?;
     super::logging::init(&names.name, arguments.log_level(&names.name));
     // SIGINT (Ctrl-C) and SIGTERM (what `ros2 launch` sends) stop the node cleanly.
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register(signal, stop.clone()).map_err(|e| format!("signal handler: {e}"))?;
     }
-    let params = NodeParameters::load(&arguments, &names)?;
-    let discovery = Discovery::from_env()?;
+    let params = NodeParameters::load(&arguments, &names).map_err(|e| e.to_string())?;
+    let discovery = Discovery::from_env().map_err(|e| e.to_string())?;
     let queue: Arc<Queue> = Arc::new(WorkQueue::new(params.queue_size));
     let mut transport = Transport::new(&names, &discovery, &params)?;
     let guard = Guard::new(params);
@@ -152,7 +152,7 @@ impl Transport {
             .history(History::KeepLast { depth: 1 });
         let mut topic_names = Vec::new();
         let mut subscribe = |node: &mut Node, topic: &str, type_package: &str, type_name: &str, qos: &QosProfile| -> Result<_, String> {
-            let resolved = names.resolve(topic)?;
+            let resolved = names.resolve(topic).map_err(|e| e.to_string())?;
             topic_names.push(resolved.clone());
             let name = Name::parse(&resolved).map_err(|e| format!("{resolved}: {e:?}"))?;
             node.create_topic(&name, MessageTypeName::new(type_package, type_name), qos).map_err(|e| format!("topic {resolved}: {e:?}"))
@@ -176,7 +176,7 @@ impl Transport {
         let verdict = node.create_publisher(&t, None).map_err(|e| format!("publisher: {e:?}"))?;
         let t = subscribe(&mut node, "~/markers", "visualization_msgs", "MarkerArray", &qos)?;
         let markers = node.create_publisher(&t, None).map_err(|e| format!("publisher: {e:?}"))?;
-        let service = names.resolve("~/check_trajectory")?;
+        let service = names.resolve("~/check_trajectory").map_err(|e| e.to_string())?;
         let service_name = Name::parse(&service).map_err(|e| format!("{service}: {e:?}"))?;
         let check_trajectory = node
             .create_server(service_mapping(&params.service_mapping), &service_name, &ServiceTypeName::new("ccd_guard", "CheckTrajectory"), qos.clone(), qos)
@@ -184,7 +184,7 @@ impl Transport {
         let mapping = service_mapping(&params.service_mapping);
         let gate = match params.gate_controllers.is_empty() {
             true => None,
-            false => Some(Relay::new(&mut node, mapping, &gate_actions(names, params)?)?),
+            false => Some(Relay::new(&mut node, mapping, &gate_actions(names, params).map_err(|e| e.to_string())?)?),
         };
         let mut transport = Self {
             _context: context,
@@ -388,7 +388,7 @@ impl Transport {
 
 /// Each gated controller with the gate's action for it (`~/C/follow_joint_trajectory`)
 /// and the controller's own (`NS/C/follow_joint_trajectory`), resolved with the remaps.
-fn gate_actions(names: &NodeNames, params: &NodeParameters) -> Result<Vec<(String, String, String)>, String> {
+fn gate_actions(names: &NodeNames, params: &NodeParameters) -> Result<Vec<(String, String, String)>, super::names::NameError> {
     let namespace = params.gate_controllers_namespace.trim_end_matches('/');
     let namespace = if namespace.starts_with('/') || namespace.is_empty() { namespace.to_string() } else { format!("/{namespace}") };
     params

@@ -67,6 +67,42 @@ impl Default for NodeParameters {
     }
 }
 
+/// Why the node's parameters were refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ParameterError {
+    /// A params file that cannot be read (`message`: the system's reason).
+    #[error("{}: {message}", path.display())]
+    Unreadable { path: PathBuf, message: String },
+    #[error("{}: {problem}", path.display())]
+    ParamsFile { path: PathBuf, problem: ParamsFileError },
+    /// A value of the wrong type or out of range (`value` as YAML).
+    #[error("parameter '{name}' must be {wanted}, not {value}")]
+    BadValue { name: String, wanted: &'static str, value: String },
+    #[error("parameter 'gate_controllers': '{0}' is not a controller name (letters, digits, '_' and '/')")]
+    ControllerName(String),
+    /// A controller listed twice, at entries `first` and `again` (counted from 1).
+    #[error("parameter 'gate_controllers': '{name}' is named twice (entries {first} and {again})")]
+    ControllerTwice { name: String, first: usize, again: usize },
+    #[error("unknown parameter '{0}' (the node has: {declared})", declared = declared_names())]
+    Unknown(String),
+}
+
+/// What is wrong with a params file's layout (rcl's YAML parameter file format).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParamsFileError {
+    /// Not YAML (`message`: the YAML reader's reason).
+    #[error("malformed params file: {message}")]
+    Malformed { message: String },
+    #[error("a params file is a mapping of node names to {{ros__parameters: ...}}")]
+    NotMapping,
+    #[error("a params file's node names are strings")]
+    NodeKeyNotString,
+    #[error("'{0}' has no ros__parameters")]
+    NoRosParameters(String),
+    #[error("parameter names are strings")]
+    ParameterNameNotString,
+}
+
 /// Every parameter the node declares, with its meaning (for errors and the README).
 pub const DECLARED: &[(&str, &str)] = &[
     ("robot_description", "URDF text"),
@@ -92,13 +128,18 @@ pub const DECLARED: &[(&str, &str)] = &[
     ("use_sim_time", "bool (accepted, the node keeps no clock)"),
 ];
 
+/// The declared parameters' names, comma-separated.
+fn declared_names() -> String {
+    DECLARED.iter().map(|(n, _)| *n).collect::<Vec<&str>>().join(", ")
+}
+
 impl NodeParameters {
     /// The parameters for the node `names`, from the arguments' params files and `-p`.
-    pub fn load(args: &RosArguments, names: &NodeNames) -> Result<Self, String> {
+    pub fn load(args: &RosArguments, names: &NodeNames) -> Result<Self, ParameterError> {
         let mut values = BTreeMap::new();
         for path in &args.params_files {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            params_file_values(&text, names, &mut values).map_err(|e| format!("{}: {e}", path.display()))?;
+            let text = std::fs::read_to_string(path).map_err(|e| ParameterError::Unreadable { path: path.clone(), message: e.to_string() })?;
+            params_file_values(&text, names, &mut values).map_err(|problem| ParameterError::ParamsFile { path: path.clone(), problem })?;
         }
         for (name, text) in &args.parameters {
             let value = serde_norway::from_str(text).unwrap_or_else(|_| Value::String(text.clone()));
@@ -108,10 +149,10 @@ impl NodeParameters {
     }
 
     /// From named values (dotted names for nested ones); unknown names are errors.
-    pub fn from_values(values: &BTreeMap<String, Value>) -> Result<Self, String> {
+    pub fn from_values(values: &BTreeMap<String, Value>) -> Result<Self, ParameterError> {
         let mut p = Self::default();
         for (name, value) in values {
-            let bad = |wanted: &str| format!("parameter '{name}' must be {wanted}, not {}", show(value));
+            let bad = |wanted: &'static str| ParameterError::BadValue { name: name.clone(), wanted, value: show(value) };
             match name.as_str() {
                 "robot_description" => p.robot_description = non_empty(string(value).ok_or_else(|| bad("a string"))?),
                 "robot_description_semantic" => p.robot_description_semantic = non_empty(string(value).ok_or_else(|| bad("a string"))?),
@@ -153,14 +194,11 @@ impl NodeParameters {
                     };
                     let names = names.ok_or_else(|| bad("a list of controller names"))?;
                     if let Some(n) = names.iter().find(|n| !valid_controller_name(n)) {
-                        return Err(format!("parameter 'gate_controllers': '{n}' is not a controller name (letters, digits, '_' and '/')"));
+                        return Err(ParameterError::ControllerName(n.clone()));
                     }
                     if let Some((k, n)) = names.iter().enumerate().find(|(k, n)| names[..*k].contains(n)) {
-                        return Err(format!(
-                            "parameter 'gate_controllers': '{n}' is named twice (entries {} and {})",
-                            names.iter().position(|m| m == n).unwrap_or(0) + 1,
-                            k + 1
-                        ));
+                        let first = names.iter().position(|m| m == n).unwrap_or(0) + 1;
+                        return Err(ParameterError::ControllerTwice { name: n.clone(), first, again: k + 1 });
                     }
                     p.gate_controllers = names;
                 }
@@ -171,10 +209,7 @@ impl NodeParameters {
                 "use_sim_time" => {
                     value.as_bool().ok_or_else(|| bad("true or false"))?;
                 }
-                other => {
-                    let known: Vec<&str> = DECLARED.iter().map(|(n, _)| *n).collect();
-                    return Err(format!("unknown parameter '{other}' (the node has: {})", known.join(", ")));
-                }
+                other => return Err(ParameterError::Unknown(other.to_string())),
             }
         }
         Ok(p)
@@ -183,28 +218,28 @@ impl NodeParameters {
 
 /// Adds the values a params file gives the node: every top-level key that matches the
 /// node's fully qualified name (`/**`, `/*/name`, `name`, `/ns/name`), in file order.
-fn params_file_values(text: &str, names: &NodeNames, out: &mut BTreeMap<String, Value>) -> Result<(), String> {
-    let doc: Value = serde_norway::from_str(text).map_err(|e| format!("malformed params file: {e}"))?;
+fn params_file_values(text: &str, names: &NodeNames, out: &mut BTreeMap<String, Value>) -> Result<(), ParamsFileError> {
+    let doc: Value = serde_norway::from_str(text).map_err(|e| ParamsFileError::Malformed { message: e.to_string() })?;
     let Some(nodes) = doc.as_mapping() else {
-        return Err("a params file is a mapping of node names to {ros__parameters: ...}".into());
+        return Err(ParamsFileError::NotMapping);
     };
     let fqn = names.fully_qualified();
     for (key, entry) in nodes {
-        let key = key.as_str().ok_or("a params file's node names are strings")?;
+        let key = key.as_str().ok_or(ParamsFileError::NodeKeyNotString)?;
         if !node_key_matches(key, &fqn) {
             continue;
         }
-        let params = entry.get("ros__parameters").ok_or_else(|| format!("'{key}' has no ros__parameters"))?;
+        let params = entry.get("ros__parameters").ok_or_else(|| ParamsFileError::NoRosParameters(key.to_string()))?;
         flatten("", params, out)?;
     }
     Ok(())
 }
 
-fn flatten(prefix: &str, value: &Value, out: &mut BTreeMap<String, Value>) -> Result<(), String> {
+fn flatten(prefix: &str, value: &Value, out: &mut BTreeMap<String, Value>) -> Result<(), ParamsFileError> {
     match value.as_mapping() {
         Some(map) => {
             for (k, v) in map {
-                let k = k.as_str().ok_or("parameter names are strings")?;
+                let k = k.as_str().ok_or(ParamsFileError::ParameterNameNotString)?;
                 let name = if prefix.is_empty() { k.to_string() } else { format!("{prefix}.{k}") };
                 flatten(&name, v, out)?;
             }
