@@ -138,8 +138,8 @@ pub fn concatenate(parts: &[msg::JointTrajectory]) -> Result<msg::JointTrajector
 }
 
 /// An `invalid` verdict for input the node could not read or check (logged as a warning).
-pub fn invalid_verdict(source: &str, options: &crate::check::CheckOptions, error: String) -> msg::CollisionVerdict {
+pub fn invalid_verdict(source: &str, options: &crate::check::CheckOptions, error: impl std::fmt::Display) -> msg::CollisionVerdict {
     log::warn!("{source}: {error}");
-    let report = crate::check::Report::invalid(options.method.name(), options.tolerance, error);
+    let report = crate::check::Report::invalid(options.method.name(), options.tolerance, error.to_string());
     verdict(&report, msg::Header { stamp: msg::Time::now(), frame_id: String::new() }, source, msg::Time::default())
 }

@@ -1,14 +1,14 @@
 //! The DDS transport (ros2-client on RustDDS): the node's topics and service on the ROS
 //! graph. One thread does all DDS I/O and never waits on a check; a worker thread
 //! ([`Worker`]) runs the [`Guard`] over the [`WorkQueue`] and hands back what to send.
-use super::arguments::RosArguments;
+use super::arguments::{RosArgumentError, RosArguments};
 use super::convert;
-use super::discovery::{Discovery, DiscoveryRange};
-use super::gate::{GateWork, Relay};
+use super::discovery::{Discovery, DiscoveryError, DiscoveryRange};
+use super::gate::{GateWork, Relay, RelayError};
 use super::guard::{Guard, TrajectoryJob};
 use super::msg::{self, RosMessage};
-use super::names::NodeNames;
-use super::parameters::NodeParameters;
+use super::names::{NameError, NodeNames};
+use super::parameters::{NodeParameters, ParameterError};
 use super::work_queue::{Pushed, Work, WorkQueue};
 use super::worker::{Output, Queue, Request, Update, Worker};
 use ros2_client::dds::rustdds::DomainParticipantBuilder;
@@ -23,6 +23,66 @@ use std::time::Duration;
 /// The node's default name.
 pub const NODE_NAME: &str = "ccd_guard";
 
+/// Why the node could not start, or stopped serving.
+#[derive(Debug, thiserror::Error)]
+pub enum NodeError {
+    #[error(transparent)]
+    Arguments(#[from] RosArgumentError),
+    #[error(transparent)]
+    Names(#[from] NameError),
+    #[error("signal handler: {0}")]
+    Signal(std::io::Error),
+    #[error(transparent)]
+    Parameters(#[from] ParameterError),
+    #[error(transparent)]
+    Discovery(#[from] DiscoveryError),
+    #[error(transparent)]
+    Transport(#[from] TransportError),
+    /// The worker's waker, its thread, or the event loop's wait failed.
+    #[error("{0}")]
+    System(std::io::Error),
+}
+
+/// Why the node's DDS participant, node, topics, service or gate could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum TransportError {
+    #[error("DDS participant: {0}")]
+    Participant(ros2_client::dds::rustdds::dds::CreateError),
+    #[error("ROS context: {0}")]
+    Context(ros2_client::error::CreateError),
+    #[error("node name: {0:?}")]
+    NodeName(ros2_client::names::NameError),
+    #[error("node: {0:?}")]
+    Node(ros2_client::NodeCreateError),
+    #[error(transparent)]
+    Name(#[from] NameError),
+    /// A resolved topic or service name that ros2-client refuses.
+    #[error("{name}: {problem:?}")]
+    GraphName { name: String, problem: ros2_client::names::NameError },
+    #[error("topic {topic}: {problem:?}")]
+    Topic { topic: String, problem: ros2_client::error::CreateError },
+    #[error("subscription: {0:?}")]
+    Subscription(ros2_client::error::CreateError),
+    #[error("publisher: {0:?}")]
+    Publisher(ros2_client::error::CreateError),
+    #[error("service {service}: {problem:?}")]
+    Service { service: String, problem: ros2_client::error::CreateError },
+    #[error(transparent)]
+    Gate(#[from] RelayError),
+    #[error("{0}")]
+    Poll(std::io::Error),
+    #[error("poll: {0}")]
+    Register(std::io::Error),
+}
+
+/// A sample that could not be read from a topic (malformed CDR and the like).
+#[derive(Debug, thiserror::Error)]
+#[error("unreadable message on {topic}: {problem:?}")]
+pub struct UnreadableMessage {
+    topic: &'static str,
+    problem: ros2_client::error::ReadError,
+}
+
 /// Runs the node until the process is stopped; returns the exit status on a start-up
 /// error (bad arguments, parameters or environment: 2, with the reason on stderr).
 pub fn run(args: &[String]) -> i32 {
@@ -35,17 +95,17 @@ pub fn run(args: &[String]) -> i32 {
     }
 }
 
-fn start(args: &[String]) -> Result<(), String> {
-    let arguments = RosArguments::parse(args).map_err(|e| e.to_string())?;
-    let names = NodeNames::new(NODE_NAME, &arguments).map_err(|e| e.to_string())?;
+fn start(args: &[String]) -> Result<(), NodeError> {
+    let arguments = RosArguments::parse(args)?;
+    let names = NodeNames::new(NODE_NAME, &arguments)?;
     super::logging::init(&names.name, arguments.log_level(&names.name));
     // SIGINT (Ctrl-C) and SIGTERM (what `ros2 launch` sends) stop the node cleanly.
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        signal_hook::flag::register(signal, stop.clone()).map_err(|e| format!("signal handler: {e}"))?;
+        signal_hook::flag::register(signal, stop.clone()).map_err(NodeError::Signal)?;
     }
-    let params = NodeParameters::load(&arguments, &names).map_err(|e| e.to_string())?;
-    let discovery = Discovery::from_env().map_err(|e| e.to_string())?;
+    let params = NodeParameters::load(&arguments, &names)?;
+    let discovery = Discovery::from_env()?;
     let queue: Arc<Queue> = Arc::new(WorkQueue::new(params.queue_size));
     let mut transport = Transport::new(&names, &discovery, &params)?;
     let guard = Guard::new(params);
@@ -58,7 +118,7 @@ fn start(args: &[String]) -> Result<(), String> {
         transport.describe()
     );
     let (outputs, received) = mpsc::channel();
-    let waker = Arc::new(Waker::new(transport.poll.registry(), WAKE).map_err(|e| e.to_string())?);
+    let waker = Arc::new(Waker::new(transport.poll.registry(), WAKE).map_err(NodeError::System)?);
     let worker = {
         let queue = queue.clone();
         let waker = waker.clone();
@@ -66,7 +126,7 @@ fn start(args: &[String]) -> Result<(), String> {
             let _ = outputs.send(output);
             let _ = waker.wake();
         };
-        std::thread::Builder::new().name("ccd_guard-worker".into()).spawn(move || Worker::new(guard).run(&queue, send)).map_err(|e| e.to_string())?
+        std::thread::Builder::new().name("ccd_guard-worker".into()).spawn(move || Worker::new(guard).run(&queue, send)).map_err(NodeError::System)?
     };
     let result = transport.serve(&queue, &received, &stop);
     if stop.load(Ordering::Relaxed) {
@@ -74,7 +134,7 @@ fn start(args: &[String]) -> Result<(), String> {
     }
     queue.close();
     let _ = worker.join();
-    result
+    result.map_err(NodeError::System)
 }
 
 const PLANNED_TRAJECTORY: Token = Token(1);
@@ -134,31 +194,31 @@ fn service_mapping(parameter: &str) -> ServiceMapping {
 }
 
 impl Transport {
-    fn new(names: &NodeNames, discovery: &Discovery, params: &NodeParameters) -> Result<Self, String> {
+    fn new(names: &NodeNames, discovery: &Discovery, params: &NodeParameters) -> Result<Self, TransportError> {
         let builder = DomainParticipantBuilder::new(discovery.domain_id);
         let builder = match discovery.range {
             DiscoveryRange::Localhost => builder.with_only_networks([std::net::Ipv4Addr::LOCALHOST]),
             DiscoveryRange::Off => builder.with_only_networks(Vec::<std::net::IpAddr>::new()).same_host_loopback(false),
             DiscoveryRange::Subnet => builder,
         };
-        let participant = builder.build().map_err(|e| format!("DDS participant: {e}"))?;
-        let context = Context::from_domain_participant(participant).map_err(|e| format!("ROS context: {e}"))?;
-        let node_name = NodeName::new(&names.namespace, &names.name).map_err(|e| format!("node name: {e:?}"))?;
-        let mut node = context.new_node(node_name, NodeOptions::new().enable_rosout(true)).map_err(|e| format!("node: {e:?}"))?;
+        let participant = builder.build().map_err(TransportError::Participant)?;
+        let context = Context::from_domain_participant(participant).map_err(TransportError::Context)?;
+        let node_name = NodeName::new(&names.namespace, &names.name).map_err(TransportError::NodeName)?;
+        let mut node = context.new_node(node_name, NodeOptions::new().enable_rosout(true)).map_err(TransportError::Node)?;
         let qos = default_qos();
         let latched = QosProfile::publisher_default()
             .reliability_reliable(WhenFull::DEFAULT)
             .durability(Durability::TransientLocal)
             .history(History::KeepLast { depth: 1 });
         let mut topic_names = Vec::new();
-        let mut subscribe = |node: &mut Node, topic: &str, type_package: &str, type_name: &str, qos: &QosProfile| -> Result<_, String> {
-            let resolved = names.resolve(topic).map_err(|e| e.to_string())?;
+        let mut subscribe = |node: &mut Node, topic: &str, type_package: &str, type_name: &str, qos: &QosProfile| -> Result<_, TransportError> {
+            let resolved = names.resolve(topic)?;
             topic_names.push(resolved.clone());
-            let name = Name::parse(&resolved).map_err(|e| format!("{resolved}: {e:?}"))?;
-            node.create_topic(&name, MessageTypeName::new(type_package, type_name), qos).map_err(|e| format!("topic {resolved}: {e:?}"))
+            let name = Name::parse(&resolved).map_err(|problem| TransportError::GraphName { name: resolved.clone(), problem })?;
+            node.create_topic(&name, MessageTypeName::new(type_package, type_name), qos).map_err(|problem| TransportError::Topic { topic: resolved, problem })
         };
-        fn reader<M: RosMessage>(node: &mut Node, topic: &ros2_client::dds::rustdds::Topic) -> Result<Subscription<M>, String> {
-            node.create_subscription::<M>(topic, None).map_err(|e| format!("subscription: {e:?}"))
+        fn reader<M: RosMessage>(node: &mut Node, topic: &ros2_client::dds::rustdds::Topic) -> Result<Subscription<M>, TransportError> {
+            node.create_subscription::<M>(topic, None).map_err(TransportError::Subscription)
         }
         let t = subscribe(&mut node, "planned_trajectory", "trajectory_msgs", "JointTrajectory", &qos)?;
         let planned_trajectory = reader(&mut node, &t)?;
@@ -173,23 +233,23 @@ impl Transport {
         let t = subscribe(&mut node, "monitored_planning_scene", "moveit_msgs", "PlanningScene", &qos)?;
         let planning_scene = reader(&mut node, &t)?;
         let t = subscribe(&mut node, "~/verdict", "ccd_guard", "CollisionVerdict", &qos)?;
-        let verdict = node.create_publisher(&t, None).map_err(|e| format!("publisher: {e:?}"))?;
+        let verdict = node.create_publisher(&t, None).map_err(TransportError::Publisher)?;
         let t = subscribe(&mut node, "~/markers", "visualization_msgs", "MarkerArray", &qos)?;
-        let markers = node.create_publisher(&t, None).map_err(|e| format!("publisher: {e:?}"))?;
-        let service = names.resolve("~/check_trajectory").map_err(|e| e.to_string())?;
-        let service_name = Name::parse(&service).map_err(|e| format!("{service}: {e:?}"))?;
+        let markers = node.create_publisher(&t, None).map_err(TransportError::Publisher)?;
+        let service = names.resolve("~/check_trajectory")?;
+        let service_name = Name::parse(&service).map_err(|problem| TransportError::GraphName { name: service.clone(), problem })?;
         let check_trajectory = node
             .create_server(service_mapping(&params.service_mapping), &service_name, &ServiceTypeName::new("ccd_guard", "CheckTrajectory"), qos.clone(), qos)
-            .map_err(|e| format!("service {service}: {e:?}"))?;
+            .map_err(|problem| TransportError::Service { service: service.clone(), problem })?;
         let mapping = service_mapping(&params.service_mapping);
         let gate = match params.gate_controllers.is_empty() {
             true => None,
-            false => Some(Relay::new(&mut node, mapping, &gate_actions(names, params).map_err(|e| e.to_string())?)?),
+            false => Some(Relay::new(&mut node, mapping, &gate_actions(names, params)?)?),
         };
         let mut transport = Self {
             _context: context,
             _node: node,
-            poll: Poll::new().map_err(|e| e.to_string())?,
+            poll: Poll::new().map_err(TransportError::Poll)?,
             planned_trajectory,
             display_planned_path,
             joint_states,
@@ -204,7 +264,7 @@ impl Transport {
             topic_names,
             service_name: service,
         };
-        transport.register().map_err(|e| format!("poll: {e}"))?;
+        transport.register().map_err(TransportError::Register)?;
         Ok(transport)
     }
 
@@ -234,7 +294,7 @@ impl Transport {
 
     /// The event loop: read what arrived, queue it, send what the worker made; until
     /// `stop` is set.
-    fn serve(&mut self, queue: &Queue, outputs: &mpsc::Receiver<Output>, stop: &AtomicBool) -> Result<(), String> {
+    fn serve(&mut self, queue: &Queue, outputs: &mpsc::Receiver<Output>, stop: &AtomicBool) -> std::io::Result<()> {
         let mut events = Events::with_capacity(64);
         while !stop.load(Ordering::Relaxed) {
             // The controllers' answers cannot wake the poll (see `Relay::register`): while
@@ -246,7 +306,7 @@ impl Transport {
             match self.poll.poll(&mut events, Some(wait)) {
                 // A signal (SIGINT, SIGTERM) interrupts the wait: the loop's test sees it.
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e.to_string()),
+                Err(e) => return Err(e),
                 Ok(()) => {}
             }
             // Edge-triggered: drain every reader on every wake-up (cheap when empty).
@@ -332,7 +392,7 @@ impl Transport {
                     if let (Pushed::Refused, Some(Work::Call(Request::Service(id, _)))) =
                         queue.push(Work::Call(Request::Service(id, TrajectoryJob::from_request(request))))
                     {
-                        let verdict = convert::invalid_verdict("check_trajectory", &self.check_options, "busy: the queue is full of service calls".into());
+                        let verdict = convert::invalid_verdict("check_trajectory", &self.check_options, "busy: the queue is full of service calls");
                         self.respond(id, verdict);
                     }
                 }
@@ -345,7 +405,7 @@ impl Transport {
         }
     }
 
-    fn publish_invalid(&self, topic: &str, error: String) {
+    fn publish_invalid(&self, topic: &str, error: UnreadableMessage) {
         let verdict = convert::invalid_verdict(topic, &self.check_options, error);
         if let Err(e) = self.verdict.publish(verdict) {
             log::error!("publishing a verdict: {e:?}");
@@ -388,7 +448,7 @@ impl Transport {
 
 /// Each gated controller with the gate's action for it (`~/C/follow_joint_trajectory`)
 /// and the controller's own (`NS/C/follow_joint_trajectory`), resolved with the remaps.
-fn gate_actions(names: &NodeNames, params: &NodeParameters) -> Result<Vec<(String, String, String)>, super::names::NameError> {
+fn gate_actions(names: &NodeNames, params: &NodeParameters) -> Result<Vec<(String, String, String)>, NameError> {
     let namespace = params.gate_controllers_namespace.trim_end_matches('/');
     let namespace = if namespace.starts_with('/') || namespace.is_empty() { namespace.to_string() } else { format!("/{namespace}") };
     params
@@ -402,13 +462,13 @@ fn gate_actions(names: &NodeNames, params: &NodeParameters) -> Result<Vec<(Strin
 
 /// The samples waiting in a reader (at most [`TAKE_LIMIT`]): each message, or why it
 /// could not be read (malformed CDR and the like).
-fn drain<M: RosMessage>(reader: &Subscription<M>, topic: &'static str) -> Vec<(Result<M, String>, &'static str)> {
+fn drain<M: RosMessage>(reader: &Subscription<M>, topic: &'static str) -> Vec<(Result<M, UnreadableMessage>, &'static str)> {
     let mut out = Vec::new();
     for _ in 0..TAKE_LIMIT {
         match reader.take() {
             Ok(Some((message, _info))) => out.push((Ok(message), topic)),
             Ok(None) => break,
-            Err(e) => out.push((Err(format!("unreadable message on {topic}: {e:?}")), topic)),
+            Err(problem) => out.push((Err(UnreadableMessage { topic, problem }), topic)),
         }
     }
     out

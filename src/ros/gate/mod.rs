@@ -9,4 +9,4 @@ pub mod goal_check;
 pub mod relay;
 
 pub use goal_check::{GateDecision, GateGoal, GateOptions, GoalKey, GoalVerdict};
-pub use relay::{GateWork, Relay};
+pub use relay::{GateWork, Relay, RelayError};

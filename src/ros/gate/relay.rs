@@ -37,6 +37,17 @@ pub enum GateWork {
     Ended(GoalKey),
 }
 
+/// Why the gate's action servers and clients could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum RelayError {
+    #[error("action name {name}: {problem:?}")]
+    ActionName { name: String, problem: ros2_client::names::NameError },
+    #[error("action server {action}: {problem:?}")]
+    Server { action: String, problem: ros2_client::error::CreateError },
+    #[error("action client {action}: {problem:?}")]
+    Client { action: String, problem: ros2_client::error::CreateError },
+}
+
 /// Requests taken from one reader per wake-up, at most.
 const TAKE_LIMIT: usize = 64;
 /// How long a controller may take to answer a forwarded goal before the gate gives up
@@ -146,16 +157,17 @@ fn outcome(error_code: i32, error_string: impl Into<String>) -> Outcome {
 impl Relay {
     /// The action servers and clients of `controllers`: each `(C, gate action, controller
     /// action)` with names already resolved.
-    pub fn new(node: &mut Node, mapping: ServiceMapping, controllers: &[(String, String, String)]) -> Result<Self, String> {
+    pub fn new(node: &mut Node, mapping: ServiceMapping, controllers: &[(String, String, String)]) -> Result<Self, RelayError> {
         let action_type = ActionTypeName::new("control_msgs", "FollowJointTrajectory");
         let mut gated = Vec::new();
         for (name, action, controller_action) in controllers {
-            let parse = |n: &str| Name::parse(n).map_err(|e| format!("action name {n}: {e:?}"));
-            let server =
-                node.create_action_server(mapping, &parse(action)?, &action_type, server_qos()).map_err(|e| format!("action server {action}: {e:?}"))?;
+            let parse = |n: &str| Name::parse(n).map_err(|problem| RelayError::ActionName { name: n.to_string(), problem });
+            let server = node
+                .create_action_server(mapping, &parse(action)?, &action_type, server_qos())
+                .map_err(|problem| RelayError::Server { action: action.clone(), problem })?;
             let client = node
                 .create_action_client(mapping, &parse(controller_action)?, &action_type, client_qos())
-                .map_err(|e| format!("action client {controller_action}: {e:?}"))?;
+                .map_err(|problem| RelayError::Client { action: controller_action.clone(), problem })?;
             gated.push(GatedController { name: name.clone(), action: action.clone(), controller_action: controller_action.clone(), server, client });
         }
         Ok(Self { controllers: gated, goals: BTreeMap::new() })
