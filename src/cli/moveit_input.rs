@@ -98,7 +98,7 @@ fn load_world(
     disabled: Option<Vec<ccd_guard::robot::srdf::DisabledPair>>,
 ) -> InputResult<(SceneWorld, Option<JointState>)> {
     let scene = if path.extension().is_some_and(|e| e == "scene") {
-        let objects = parse_scene_text(&ccd_guard::error::read_text(path)?).map_err(|e| InputError::in_file(path, e))?;
+        let objects = parse_scene_text(&ccd_guard::error::read_text(path)?).map_err(|e| InputError::in_file(path, e.to_string()))?;
         msg::PlanningScene { is_diff: true, world: msg::PlanningSceneWorld { collision_objects: objects, ..Default::default() }, ..Default::default() }
     } else {
         let text = first_document(&ccd_guard::error::read_text(path)?);
@@ -113,7 +113,7 @@ fn load_world(
     let mut state = PlanningSceneState::new(robot, disabled, Scene::default(), "");
     // Nothing may be left out: what the node would reject (and not certify around) is
     // an error here.
-    state.apply_planning_scene(&scene).map_err(|e| InputError::in_file(path, e))?;
+    state.apply_planning_scene(&scene).map_err(|e| InputError::in_file(path, e.to_string()))?;
     let joints = state.current_state();
     Ok((SceneWorld::Planning(state), (!joints.name.is_empty()).then_some(joints)))
 }

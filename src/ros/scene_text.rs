@@ -11,6 +11,31 @@
 //! `cone r length`, `plane a b c d`, `mesh V T` then V vertices and T index triples.
 use super::msg::{CollisionObject, Mesh, MeshTriangle, Plane, Point, Pose, Quaternion, SolidPrimitive};
 
+/// Where and why a `.scene` text was refused (`line`: its line number, from 1; `what`:
+/// the item the reader expected).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SceneTextError {
+    #[error("the scene text is empty (its first line is the scene's name)")]
+    Empty,
+    #[error("the scene ends before {what} (a scene ends with '.')")]
+    EndsEarly { what: String },
+    #[error("line {line}: expected {what}, found object '* {id}'")]
+    UnexpectedObject { line: usize, what: String, id: String },
+    #[error("line {line}: {what} '{word}' is not a finite number")]
+    NotANumber { line: usize, what: String, word: String },
+    #[error("line {line}: {what} '{word}' is not a count")]
+    NotACount { line: usize, what: String, word: String },
+    #[error("line {line}: an object without an id")]
+    ObjectWithoutId { line: usize },
+    #[error("line {line}: expected '* id' or '.', found '{word}'")]
+    ExpectedObject { line: usize, word: String },
+    /// A mesh triangle's vertex `index`, not below the mesh's `vertices`.
+    #[error("line {line}: vertex index {index} of '{id}' is not below {vertices}")]
+    VertexIndex { line: usize, index: usize, id: String, vertices: usize },
+    #[error("line {line}: unknown shape '{keyword}' in '{id}' (box, sphere, cylinder, cone, plane or mesh)")]
+    UnknownShape { line: usize, keyword: String, id: String },
+}
+
 /// The words of the text after its first line, each with its line number; an object's
 /// `* id` line as one word (ids may hold spaces).
 struct Words<'t> {
@@ -43,8 +68,8 @@ impl<'t> Words<'t> {
         self.words.get(self.at.saturating_sub(1)).map_or(1, |w| w.0)
     }
 
-    fn next(&mut self, what: &str) -> Result<Word<'t>, String> {
-        let (_, word) = *self.words.get(self.at).ok_or_else(|| format!("the scene ends before {what} (a scene ends with '.')"))?;
+    fn next(&mut self, what: &str) -> Result<Word<'t>, SceneTextError> {
+        let (_, word) = *self.words.get(self.at).ok_or_else(|| SceneTextError::EndsEarly { what: what.to_string() })?;
         self.at += 1;
         if word == "*" {
             let id = self.words.get(self.at).map(|w| w.1).unwrap_or("");
@@ -54,25 +79,33 @@ impl<'t> Words<'t> {
         Ok(Word::Token(word))
     }
 
-    fn token(&mut self, what: &str) -> Result<&'t str, String> {
+    fn token(&mut self, what: &str) -> Result<&'t str, SceneTextError> {
         match self.next(what)? {
             Word::Token(t) => Ok(t),
-            Word::Object(id) => Err(format!("line {}: expected {what}, found object '* {id}'", self.line())),
+            Word::Object(id) => Err(SceneTextError::UnexpectedObject { line: self.line(), what: what.to_string(), id: id.to_string() }),
         }
     }
 
-    fn number(&mut self, what: &str) -> Result<f64, String> {
+    fn number(&mut self, what: &str) -> Result<f64, SceneTextError> {
         let t = self.token(what)?;
-        t.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| format!("line {}: {what} '{t}' is not a finite number", self.line()))
+        t.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| SceneTextError::NotANumber {
+            line: self.line(),
+            what: what.to_string(),
+            word: t.to_string(),
+        })
     }
 
-    fn count(&mut self, what: &str) -> Result<usize, String> {
+    fn count(&mut self, what: &str) -> Result<usize, SceneTextError> {
         let t = self.token(what)?;
         // A count bounded by what the text can still hold: no allocation from a bad number.
-        t.parse::<usize>().ok().filter(|&n| n <= self.words.len()).ok_or_else(|| format!("line {}: {what} '{t}' is not a count", self.line()))
+        t.parse::<usize>().ok().filter(|&n| n <= self.words.len()).ok_or_else(|| SceneTextError::NotACount {
+            line: self.line(),
+            what: what.to_string(),
+            word: t.to_string(),
+        })
     }
 
-    fn pose(&mut self, what: &str) -> Result<Pose, String> {
+    fn pose(&mut self, what: &str) -> Result<Pose, SceneTextError> {
         let mut v = [0.0; 7];
         for (k, x) in v.iter_mut().enumerate() {
             *x = self.number(&format!("{what} ({} of x y z qx qy qz qw)", k + 1))?;
@@ -83,9 +116,9 @@ impl<'t> Words<'t> {
 
 /// The collision objects of a `.scene` text (to be added to a planning scene), or where
 /// the text is wrong.
-pub fn parse_scene_text(text: &str) -> Result<Vec<CollisionObject>, String> {
+pub fn parse_scene_text(text: &str) -> Result<Vec<CollisionObject>, SceneTextError> {
     if text.trim().is_empty() {
-        return Err("the scene text is empty (its first line is the scene's name)".into());
+        return Err(SceneTextError::Empty);
     }
     let mut words = Words::new(text);
     // As MoveIt: the first object's line after its id has a pose (new format) or a count.
@@ -95,8 +128,8 @@ pub fn parse_scene_text(text: &str) -> Result<Vec<CollisionObject>, String> {
         let id = match words.next("the next object or '.'")? {
             Word::Token(".") => return Ok(objects),
             Word::Object(id) if !id.is_empty() => id.to_string(),
-            Word::Object(_) => return Err(format!("line {}: an object without an id", words.line())),
-            Word::Token(other) => return Err(format!("line {}: expected '* id' or '.', found '{other}'", words.line())),
+            Word::Object(_) => return Err(SceneTextError::ObjectWithoutId { line: words.line() }),
+            Word::Token(other) => return Err(SceneTextError::ExpectedObject { line: words.line(), word: other.to_string() }),
         };
         let mut object = CollisionObject { id: id.clone(), operation: CollisionObject::ADD, ..Default::default() };
         if new_format {
@@ -118,10 +151,10 @@ pub fn parse_scene_text(text: &str) -> Result<Vec<CollisionObject>, String> {
 }
 
 /// One shape of an object: keyword, numbers, pose, colour (ignored).
-fn read_shape(words: &mut Words, object: &mut CollisionObject) -> Result<(), String> {
+fn read_shape(words: &mut Words, object: &mut CollisionObject) -> Result<(), SceneTextError> {
     let id = object.id.clone();
     let keyword = words.token(&format!("a shape of '{id}'"))?;
-    let mut numbers = |n: usize, what: &str| (0..n).map(|k| words.number(&format!("{what} ({} of {n})", k + 1))).collect::<Result<Vec<f64>, String>>();
+    let mut numbers = |n: usize, what: &str| (0..n).map(|k| words.number(&format!("{what} ({} of {n})", k + 1))).collect::<Result<Vec<f64>, _>>();
     enum Part {
         Primitive(SolidPrimitive),
         Mesh(Mesh),
@@ -144,23 +177,25 @@ fn read_shape(words: &mut Words, object: &mut CollisionObject) -> Result<(), Str
             let (v, t) = (words.count("the mesh's vertex count")?, words.count("the mesh's triangle count")?);
             let mut mesh = Mesh::default();
             for _ in 0..v {
-                let p = (0..3).map(|_| words.number("a mesh vertex")).collect::<Result<Vec<f64>, String>>()?;
+                let p = (0..3).map(|_| words.number("a mesh vertex")).collect::<Result<Vec<f64>, _>>()?;
                 mesh.vertices.push(Point { x: p[0], y: p[1], z: p[2] });
             }
             for _ in 0..t {
                 let mut vertex_indices = [0u32; 3];
                 for index in &mut vertex_indices {
                     let i = words.count("a mesh vertex index")?;
-                    *index = u32::try_from(i)
-                        .ok()
-                        .filter(|&i| (i as usize) < v)
-                        .ok_or_else(|| format!("line {}: vertex index {i} of '{id}' is not below {v}", words.line()))?;
+                    *index = u32::try_from(i).ok().filter(|&i| (i as usize) < v).ok_or_else(|| SceneTextError::VertexIndex {
+                        line: words.line(),
+                        index: i,
+                        id: id.clone(),
+                        vertices: v,
+                    })?;
                 }
                 mesh.triangles.push(MeshTriangle { vertex_indices });
             }
             Part::Mesh(mesh)
         }
-        other => return Err(format!("line {}: unknown shape '{other}' in '{id}' (box, sphere, cylinder, cone, plane or mesh)", words.line())),
+        other => return Err(SceneTextError::UnknownShape { line: words.line(), keyword: other.to_string(), id }),
     };
     let pose = words.pose(&format!("the pose of a shape of '{id}'"))?;
     for k in 0..4 {
