@@ -265,7 +265,7 @@ fn collision_objects_add_append_move_remove_in_the_right_frames() {
             "positive",
         ),
     ] {
-        let e = scene.apply_collision_object(&bad).unwrap_err();
+        let e = scene.apply_collision_object(&bad).unwrap_err().to_string();
         assert!(e.contains(expected), "{e}");
     }
 }
@@ -317,7 +317,7 @@ fn the_allowed_collision_matrix_and_attached_objects() {
         allowed_collision_matrix: msg::AllowedCollisionMatrix { entry_names: vec!["a".into()], entry_values: vec![], ..Default::default() },
         ..Default::default()
     };
-    assert!(scene.apply_planning_scene(&bad).unwrap_err().contains("not 1 x 1"));
+    assert!(scene.apply_planning_scene(&bad).unwrap_err().to_string().contains("not 1 x 1"));
     let world = scene.collision_world();
     assert!(world.robot.link_named("part").is_some());
     assert!(world.is_checked(gripper, box_body));

@@ -5,9 +5,34 @@ use crate::check::Report;
 use crate::error::InputError;
 use crate::math::{Isometry3, Point3};
 use crate::motion::{JointState, RawPoint, Trajectory, validate_trajectory};
-use crate::scene::{pose_from_parts, solid_primitive};
+use crate::scene::{PoseError, PrimitiveError, pose_from_parts, solid_primitive};
 use crate::shape::{Shape, TriMesh};
 use std::sync::Arc;
+
+/// Why a `shape_msgs` primitive or mesh was refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ShapeMessageError {
+    #[error("prism primitives are not supported (send the prism as a mesh)")]
+    Prism,
+    #[error("unknown primitive type {0}")]
+    UnknownPrimitive(u8),
+    #[error(transparent)]
+    Primitive(#[from] PrimitiveError),
+    #[error("a mesh vertex is not finite")]
+    MeshVertexNotFinite,
+    /// A mesh the triangle mesh refuses, with its reason.
+    #[error("{0}")]
+    Mesh(String),
+}
+
+/// Why a plan's parts do not make one trajectory.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PlanError {
+    #[error("{}", crate::motion::NO_POINTS)]
+    NoPoints,
+    #[error("the plan's parts move different joints ({first:?}, then {then:?})")]
+    DifferentJoints { first: Vec<String>, then: Vec<String> },
+}
 
 /// A `JointTrajectory` as the checker's trajectory (`time_from_start` in seconds).
 pub fn trajectory(message: &msg::JointTrajectory) -> Result<Trajectory, InputError> {
@@ -50,32 +75,32 @@ pub fn joint_state(message: &msg::JointState) -> Result<JointState, InputError> 
 
 /// A pose message as an isometry: finite, with a quaternion of norm near 1 (MoveIt
 /// normalizes; a zero quaternion is an error), as in scene files.
-pub fn isometry(pose: &msg::Pose) -> Result<Isometry3, String> {
+pub fn isometry(pose: &msg::Pose) -> Result<Isometry3, PoseError> {
     let (p, q) = (pose.position, pose.orientation);
-    pose_from_parts([p.x, p.y, p.z], [q.x, q.y, q.z, q.w]).map_err(|e| e.to_string())
+    pose_from_parts([p.x, p.y, p.z], [q.x, q.y, q.z, q.w])
 }
 
 /// A solid primitive as a shape (`shape_msgs/SolidPrimitive`, as scene files give them).
-pub fn primitive_shape(primitive: &msg::SolidPrimitive) -> Result<Shape, String> {
+pub fn primitive_shape(primitive: &msg::SolidPrimitive) -> Result<Shape, ShapeMessageError> {
     let kind = match primitive.kind {
         msg::SolidPrimitive::BOX => "box",
         msg::SolidPrimitive::SPHERE => "sphere",
         msg::SolidPrimitive::CYLINDER => "cylinder",
         msg::SolidPrimitive::CONE => "cone",
-        msg::SolidPrimitive::PRISM => return Err("prism primitives are not supported (send the prism as a mesh)".into()),
-        other => return Err(format!("unknown primitive type {other}")),
+        msg::SolidPrimitive::PRISM => return Err(ShapeMessageError::Prism),
+        other => return Err(ShapeMessageError::UnknownPrimitive(other)),
     };
-    solid_primitive(kind, &primitive.dimensions).expect("a primitive kind").map_err(|e| e.to_string())
+    Ok(solid_primitive(kind, &primitive.dimensions).expect("a primitive kind")?)
 }
 
 /// A `shape_msgs/Mesh` as a triangle mesh.
-pub fn mesh_shape(mesh: &msg::Mesh) -> Result<Shape, String> {
+pub fn mesh_shape(mesh: &msg::Mesh) -> Result<Shape, ShapeMessageError> {
     let vertices: Vec<Point3> = mesh.vertices.iter().map(|v| Point3::new(v.x, v.y, v.z)).collect();
     if vertices.iter().any(|v| !v.coords.iter().all(|c| c.is_finite())) {
-        return Err("a mesh vertex is not finite".into());
+        return Err(ShapeMessageError::MeshVertexNotFinite);
     }
     let triangles = mesh.triangles.iter().map(|t| t.vertex_indices).collect();
-    Ok(Shape::TriMesh(Arc::new(TriMesh::new(vertices, triangles)?)))
+    Ok(Shape::TriMesh(Arc::new(TriMesh::new(vertices, triangles).map_err(ShapeMessageError::Mesh)?)))
 }
 
 /// The report as a `CollisionVerdict` (NaN and -1 for the report's nulls).
@@ -113,15 +138,15 @@ pub fn verdict(report: &Report, header: msg::Header, source: &str, trajectory_st
 
 /// Consecutive parts as one trajectory: each part's times follow the previous part's
 /// end; a part that starts where the previous one ended drops that repeated point.
-pub fn concatenate(parts: &[msg::JointTrajectory]) -> Result<msg::JointTrajectory, String> {
+pub fn concatenate(parts: &[msg::JointTrajectory]) -> Result<msg::JointTrajectory, PlanError> {
     let mut parts = parts.iter().filter(|p| !p.points.is_empty());
     let Some(first) = parts.next() else {
-        return Err(crate::motion::NO_POINTS.into());
+        return Err(PlanError::NoPoints);
     };
     let mut whole = first.clone();
     for part in parts {
         if part.joint_names != whole.joint_names {
-            return Err(format!("the plan's parts move different joints ({:?}, then {:?})", whole.joint_names, part.joint_names));
+            return Err(PlanError::DifferentJoints { first: whole.joint_names.clone(), then: part.joint_names.clone() });
         }
         let offset = whole.points.last().expect("non-empty").time_from_start.seconds();
         for (k, point) in part.points.iter().enumerate() {

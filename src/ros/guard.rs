@@ -75,7 +75,7 @@ impl TrajectoryJob {
         if !self.multi_dof_joints.is_empty() {
             return Err(format!("multi-DOF joints are not supported: {:?}", self.multi_dof_joints));
         }
-        let trajectory = convert::concatenate(&self.parts)?;
+        let trajectory = convert::concatenate(&self.parts).map_err(|e| e.to_string())?;
         let trajectory = convert::trajectory(&trajectory).map_err(|e| e.to_string())?;
         let start = match &self.start_state {
             Some(given) => Some(convert::joint_state(given).map_err(|e| format!("start state: {e}"))?),
@@ -236,13 +236,13 @@ impl Guard {
     pub fn apply_collision_object(&mut self, object: &msg::CollisionObject) -> Result<(), String> {
         let applied = self.scene_mut()?.apply_collision_object(object);
         self.raise_injected(InjectedPanic::SceneUpdate);
-        applied
+        applied.map_err(|e| e.to_string())
     }
 
     pub fn apply_planning_scene(&mut self, scene: &msg::PlanningScene) -> Result<(), String> {
         let applied = self.scene_mut()?.apply_planning_scene(scene);
         self.raise_injected(InjectedPanic::SceneUpdate);
-        applied
+        applied.map_err(|e| e.to_string())
     }
 
     /// After a scene update that failed inside (a panic), perhaps half applied: the part
@@ -281,7 +281,7 @@ impl Guard {
     /// configuration starts or stops colliding (discrete check of one state).
     pub fn update_joint_states(&mut self, state: &msg::JointState) -> Result<Option<msg::CollisionVerdict>, String> {
         let scene = self.scene.as_mut().map_err(|e| e.clone())?;
-        scene.update_joints(&state.name, &state.position)?;
+        scene.update_joints(&state.name, &state.position).map_err(|e| e.to_string())?;
         if !self.params.check_current_state {
             return Ok(None);
         }

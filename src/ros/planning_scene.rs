@@ -2,14 +2,14 @@
 //! objects attached to links, the allowed collision matrix and the current joint values,
 //! kept in step with `collision_object` and `monitored_planning_scene` (full scenes and
 //! diffs). It builds the [`CollisionWorld`] a check runs in.
-use super::convert::{isometry, mesh_shape, primitive_shape};
+use super::convert::{ShapeMessageError, isometry, mesh_shape, primitive_shape};
 use super::msg;
 use crate::collision::CollisionWorld;
 use crate::math::Isometry3;
 use crate::robot::srdf::DisabledPair;
 use crate::robot::{CollisionElement, Joint, JointKind, Link, Robot};
-use crate::scene::octomap_stream::voxel_map_from_message;
-use crate::scene::{Obstacle, Scene};
+use crate::scene::octomap_stream::{OctomapError, voxel_map_from_message};
+use crate::scene::{Obstacle, PoseError, Scene};
 use crate::shape::Shape;
 use std::collections::BTreeMap;
 
@@ -17,6 +17,60 @@ use std::collections::BTreeMap;
 const ACM: &str = "allowed_collision_matrix";
 /// The world object a planning scene's octomap becomes (MoveIt's `OCTOMAP_NS`).
 pub const OCTOMAP_ID: &str = "<octomap>";
+
+/// Why (part of) a planning scene message could not be taken in.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PlanningSceneError {
+    #[error("{names} joint names but {positions} positions")]
+    JointCount { names: usize, positions: usize },
+    #[error("position of '{0}' is not finite")]
+    JointNotFinite(String),
+    #[error("a collision object to add needs an id")]
+    MissingId,
+    #[error("collision object '{id}': {problem}")]
+    CollisionObject { id: String, problem: SceneObjectError },
+    #[error("attached object '{id}': {problem}")]
+    AttachedObject { id: String, problem: SceneObjectError },
+    /// The planning scene's octomap, of `bytes` bytes of data.
+    #[error("octomap '{id}' ({bytes} bytes): {problem}")]
+    Octomap { id: String, bytes: usize, problem: SceneObjectError },
+    /// The allowed collision matrix is not `n` x `n` for its `n` entry names.
+    #[error("the allowed collision matrix is not {0} x {0}")]
+    MatrixNotSquare(usize),
+    #[error("the allowed collision matrix's default entries do not pair up")]
+    MatrixDefaults,
+    /// Every part of a planning scene that could not be taken in (more than one).
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    Parts(Vec<PlanningSceneError>),
+}
+
+/// What is wrong with one object of a planning scene: a collision object, an attached
+/// object or the octomap.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SceneObjectError {
+    #[error("frame '{frame}' is neither the planning frame '{planning_frame}' nor a link of the robot")]
+    UnknownFrame { frame: String, planning_frame: String },
+    #[error(transparent)]
+    Pose(#[from] PoseError),
+    #[error(transparent)]
+    Shape(#[from] ShapeMessageError),
+    #[error("planes are not supported (send a thin box instead)")]
+    Planes,
+    #[error("{primitives} primitives but {poses} primitive poses")]
+    PrimitivePoses { primitives: usize, poses: usize },
+    #[error("{meshes} meshes but {poses} mesh poses")]
+    MeshPoses { meshes: usize, poses: usize },
+    #[error("has no shapes")]
+    NoShapes,
+    #[error("MOVE of an object the scene does not have")]
+    MoveOfMissing,
+    #[error("unknown operation {0}")]
+    UnknownOperation(u8),
+    #[error("the robot has no link '{0}'")]
+    NoSuchLink(String),
+    #[error(transparent)]
+    Octomap(#[from] OctomapError),
+}
 
 /// A collision object: its pose in the planning frame and its shapes relative to it.
 #[derive(Clone, Debug)]
@@ -101,12 +155,12 @@ impl PlanningSceneState {
 
     /// Merges joint values in (a `joint_states` message, a scene's robot state). Joints
     /// the robot lacks are ignored, as robot_state_publisher's extra joints are.
-    pub fn update_joints(&mut self, names: &[String], positions: &[f64]) -> Result<(), String> {
+    pub fn update_joints(&mut self, names: &[String], positions: &[f64]) -> Result<(), PlanningSceneError> {
         if names.len() != positions.len() {
-            return Err(format!("{} joint names but {} positions", names.len(), positions.len()));
+            return Err(PlanningSceneError::JointCount { names: names.len(), positions: positions.len() });
         }
         if let Some(k) = positions.iter().position(|v| !v.is_finite()) {
-            return Err(format!("position of '{}' is not finite", names[k]));
+            return Err(PlanningSceneError::JointNotFinite(names[k].clone()));
         }
         for (name, value) in names.iter().zip(positions) {
             if self.robot.variable_of_joint(name).is_some() {
@@ -118,13 +172,13 @@ impl PlanningSceneState {
 
     /// The pose of `frame` in the planning frame: the planning frame itself, the root
     /// link or no frame are the identity; a robot link is placed at the current joints.
-    fn frame_pose(&self, frame: &str) -> Result<Isometry3, String> {
+    fn frame_pose(&self, frame: &str) -> Result<Isometry3, SceneObjectError> {
         let frame = frame.trim_start_matches('/');
         if frame.is_empty() || frame == self.planning_frame || frame == self.robot.links[self.robot.root_link].name {
             return Ok(Isometry3::identity());
         }
         let Some(link) = self.robot.link_named(frame) else {
-            return Err(format!("frame '{frame}' is neither the planning frame '{}' nor a link of the robot", self.planning_frame));
+            return Err(SceneObjectError::UnknownFrame { frame: frame.to_string(), planning_frame: self.planning_frame.clone() });
         };
         Ok(self.robot.link_poses(&self.current_positions())[link])
     }
@@ -141,17 +195,17 @@ impl PlanningSceneState {
 
     /// Applies a `CollisionObject` (ADD, REMOVE, APPEND, MOVE). On error the object is
     /// left as it was and is listed as rejected until an ADD or REMOVE of it succeeds.
-    pub fn apply_collision_object(&mut self, object: &msg::CollisionObject) -> Result<(), String> {
+    pub fn apply_collision_object(&mut self, object: &msg::CollisionObject) -> Result<(), PlanningSceneError> {
         let result = self.collision_object(object);
         self.note(&object.id, object.operation, &result);
         result
     }
 
     /// Keeps `rejected` up to date after an operation on `id`.
-    fn note(&mut self, id: &str, operation: u8, result: &Result<(), String>) {
+    fn note(&mut self, id: &str, operation: u8, result: &Result<(), PlanningSceneError>) {
         match result {
             Err(e) => {
-                self.rejected.insert(id.to_string(), e.clone());
+                self.rejected.insert(id.to_string(), e.to_string());
             }
             Ok(()) if operation == msg::CollisionObject::REMOVE && id.is_empty() => self.rejected.retain(|k, _| k == ACM || k == OCTOMAP_ID),
             Ok(()) if operation == msg::CollisionObject::ADD || operation == msg::CollisionObject::REMOVE => {
@@ -161,8 +215,8 @@ impl PlanningSceneState {
         }
     }
 
-    fn collision_object(&mut self, object: &msg::CollisionObject) -> Result<(), String> {
-        let what = |e: String| format!("collision object '{}': {e}", object.id);
+    fn collision_object(&mut self, object: &msg::CollisionObject) -> Result<(), PlanningSceneError> {
+        let what = |problem: SceneObjectError| PlanningSceneError::CollisionObject { id: object.id.clone(), problem };
         match object.operation {
             msg::CollisionObject::REMOVE => {
                 if object.id.is_empty() {
@@ -175,21 +229,21 @@ impl PlanningSceneState {
             }
             msg::CollisionObject::MOVE => {
                 let frame = self.frame_pose(&object.header.frame_id).map_err(what)?;
-                let pose = frame * isometry(&object.pose).map_err(what)?;
+                let pose = frame * isometry(&object.pose).map_err(|e| what(e.into()))?;
                 match self.objects.get_mut(&object.id) {
                     Some(existing) => {
                         existing.pose = pose;
                         Ok(())
                     }
-                    None => Err(what("MOVE of an object the scene does not have".into())),
+                    None => Err(what(SceneObjectError::MoveOfMissing)),
                 }
             }
             msg::CollisionObject::ADD | msg::CollisionObject::APPEND => {
                 if object.id.is_empty() {
-                    return Err("a collision object to add needs an id".into());
+                    return Err(PlanningSceneError::MissingId);
                 }
                 let frame = self.frame_pose(&object.header.frame_id).map_err(what)?;
-                let pose = frame * isometry(&object.pose).map_err(what)?;
+                let pose = frame * isometry(&object.pose).map_err(|e| what(e.into()))?;
                 let shapes = object_shapes(object).map_err(what)?;
                 match (object.operation, self.objects.get_mut(&object.id)) {
                     (msg::CollisionObject::APPEND, Some(existing)) => {
@@ -203,19 +257,19 @@ impl PlanningSceneState {
                 }
                 Ok(())
             }
-            other => Err(what(format!("unknown operation {other}"))),
+            other => Err(what(SceneObjectError::UnknownOperation(other))),
         }
     }
 
     /// Applies an `AttachedCollisionObject` (its object's ADD or REMOVE), noting a
     /// rejection as [`Self::apply_collision_object`] does.
-    pub fn apply_attached_object(&mut self, attached: &msg::AttachedCollisionObject) -> Result<(), String> {
+    pub fn apply_attached_object(&mut self, attached: &msg::AttachedCollisionObject) -> Result<(), PlanningSceneError> {
         let result = self.attached_object(attached);
         self.note(&attached.object.id, attached.object.operation, &result);
         result
     }
 
-    fn attached_object(&mut self, attached: &msg::AttachedCollisionObject) -> Result<(), String> {
+    fn attached_object(&mut self, attached: &msg::AttachedCollisionObject) -> Result<(), PlanningSceneError> {
         let id = &attached.object.id;
         if attached.object.operation == msg::CollisionObject::REMOVE {
             match id.is_empty() {
@@ -226,14 +280,14 @@ impl PlanningSceneState {
             }
             return Ok(());
         }
-        let what = |e: String| format!("attached object '{id}': {e}");
+        let what = |problem: SceneObjectError| PlanningSceneError::AttachedObject { id: id.clone(), problem };
         if self.robot.link_named(&attached.link_name).is_none() {
-            return Err(what(format!("the robot has no link '{}'", attached.link_name)));
+            return Err(what(SceneObjectError::NoSuchLink(attached.link_name.clone())));
         }
         // The object's shapes in the link frame: header frame -> planning frame -> link.
         let link_pose = self.frame_pose(&attached.link_name).map_err(what)?;
         let header_frame = if attached.object.header.frame_id.is_empty() { attached.link_name.as_str() } else { attached.object.header.frame_id.as_str() };
-        let in_link = link_pose.inverse() * self.frame_pose(header_frame).map_err(what)? * isometry(&attached.object.pose).map_err(what)?;
+        let in_link = link_pose.inverse() * self.frame_pose(header_frame).map_err(what)? * isometry(&attached.object.pose).map_err(|e| what(e.into()))?;
         let shapes = object_shapes(&attached.object).map_err(what)?.into_iter().map(|(s, p)| (s, in_link * p)).collect();
         self.objects.remove(id);
         self.attached.insert(id.clone(), AttachedObject { link: attached.link_name.clone(), shapes, touch_links: attached.touch_links.clone() });
@@ -242,7 +296,11 @@ impl PlanningSceneState {
 
     /// The world of this scene with `attached` objects added, their frames placed at
     /// `joints` (over the latest values): a plan's start state that holds objects.
-    pub fn with_attached(&self, joints: Option<&crate::motion::JointState>, attached: &[msg::AttachedCollisionObject]) -> Result<CollisionWorld, String> {
+    pub fn with_attached(
+        &self,
+        joints: Option<&crate::motion::JointState>,
+        attached: &[msg::AttachedCollisionObject],
+    ) -> Result<CollisionWorld, PlanningSceneError> {
         let mut scene = self.clone();
         if let Some(joints) = joints {
             scene.update_joints(&joints.name, &joints.position)?;
@@ -257,7 +315,7 @@ impl PlanningSceneState {
     /// and the matrix; a diff changes what it names. Bad joint values change nothing;
     /// otherwise every part that can be taken in is, the rest is rejected (a bad matrix
     /// allows nothing: every pair is checked), and the error lists what was not.
-    pub fn apply_planning_scene(&mut self, scene: &msg::PlanningScene) -> Result<(), String> {
+    pub fn apply_planning_scene(&mut self, scene: &msg::PlanningScene) -> Result<(), PlanningSceneError> {
         let state = &scene.robot_state;
         self.update_joints(&state.joint_state.name, &state.joint_state.position)?;
         if !scene.is_diff {
@@ -293,12 +351,16 @@ impl PlanningSceneState {
                 }
                 Err(e) => {
                     self.allowed.clear();
-                    self.rejected.insert(ACM.to_string(), e.clone());
+                    self.rejected.insert(ACM.to_string(), e.to_string());
                     errors.push(e);
                 }
             }
         }
-        if errors.is_empty() { Ok(()) } else { Err(errors.join("; ")) }
+        match errors.len() {
+            0 => Ok(()),
+            1 => Err(errors.remove(0)),
+            _ => Err(PlanningSceneError::Parts(errors)),
+        }
     }
 
     /// Replaces the planning scene's octomap (`PlanningSceneWorld.octomap`); empty data
@@ -306,7 +368,7 @@ impl PlanningSceneState {
     /// MoveIt places it, and becomes the world object [`OCTOMAP_ID`]. A map that cannot
     /// be taken in is rejected, so that no trajectory is proven free while the node
     /// ignores it.
-    pub fn apply_octomap(&mut self, map: &msg::OctomapWithPose) -> Result<(), String> {
+    pub fn apply_octomap(&mut self, map: &msg::OctomapWithPose) -> Result<(), PlanningSceneError> {
         self.objects.remove(OCTOMAP_ID);
         self.rejected.remove(OCTOMAP_ID);
         if map.octomap.data.is_empty() {
@@ -318,19 +380,19 @@ impl PlanningSceneState {
                 self.objects.insert(OCTOMAP_ID.to_string(), object);
                 Ok(())
             }
-            Err(why) => {
-                let why = format!("octomap '{}' ({} bytes): {why}", map.octomap.id, map.octomap.data.len());
-                self.rejected.insert(OCTOMAP_ID.to_string(), why.clone());
+            Err(problem) => {
+                let why = PlanningSceneError::Octomap { id: map.octomap.id.clone(), bytes: map.octomap.data.len(), problem };
+                self.rejected.insert(OCTOMAP_ID.to_string(), why.to_string());
                 Err(why)
             }
         }
     }
 
-    fn octomap_object(&self, map: &msg::OctomapWithPose) -> Result<WorldObject, String> {
+    fn octomap_object(&self, map: &msg::OctomapWithPose) -> Result<WorldObject, SceneObjectError> {
         let frame = if map.header.frame_id.is_empty() { &map.octomap.header.frame_id } else { &map.header.frame_id };
         let pose = self.frame_pose(frame)? * isometry(&map.origin)?;
         let data: Vec<u8> = map.octomap.data.iter().map(|&b| b as u8).collect();
-        let voxels = voxel_map_from_message(map.octomap.binary, &map.octomap.id, map.octomap.resolution, &data).map_err(|e| e.to_string())?;
+        let voxels = voxel_map_from_message(map.octomap.binary, &map.octomap.id, map.octomap.resolution, &data)?;
         Ok(WorldObject { pose, shapes: vec![(Shape::VoxelMap(std::sync::Arc::new(voxels)), Isometry3::identity())] })
     }
 
@@ -405,15 +467,15 @@ impl PlanningSceneState {
 
 /// The shapes of a collision object relative to its pose. Planes are refused: an
 /// unbounded plane has no place in a check that must stay sound.
-fn object_shapes(object: &msg::CollisionObject) -> Result<Vec<(Shape, Isometry3)>, String> {
+fn object_shapes(object: &msg::CollisionObject) -> Result<Vec<(Shape, Isometry3)>, SceneObjectError> {
     if !object.planes.is_empty() {
-        return Err("planes are not supported (send a thin box instead)".into());
+        return Err(SceneObjectError::Planes);
     }
     if object.primitives.len() != object.primitive_poses.len() {
-        return Err(format!("{} primitives but {} primitive poses", object.primitives.len(), object.primitive_poses.len()));
+        return Err(SceneObjectError::PrimitivePoses { primitives: object.primitives.len(), poses: object.primitive_poses.len() });
     }
     if object.meshes.len() != object.mesh_poses.len() {
-        return Err(format!("{} meshes but {} mesh poses", object.meshes.len(), object.mesh_poses.len()));
+        return Err(SceneObjectError::MeshPoses { meshes: object.meshes.len(), poses: object.mesh_poses.len() });
     }
     let mut shapes = Vec::new();
     for (p, pose) in object.primitives.iter().zip(&object.primitive_poses) {
@@ -423,20 +485,20 @@ fn object_shapes(object: &msg::CollisionObject) -> Result<Vec<(Shape, Isometry3)
         shapes.push((mesh_shape(m)?, isometry(pose)?));
     }
     if shapes.is_empty() {
-        return Err("has no shapes".into());
+        return Err(SceneObjectError::NoShapes);
     }
     Ok(shapes)
 }
 
 /// The allowed pairs of a matrix (`enabled[i][j]` true: i and j may touch), plus every
 /// default entry that allows a name to touch anything.
-fn allowed_pairs(acm: &msg::AllowedCollisionMatrix) -> Result<Vec<(String, String)>, String> {
+fn allowed_pairs(acm: &msg::AllowedCollisionMatrix) -> Result<Vec<(String, String)>, PlanningSceneError> {
     let n = acm.entry_names.len();
     if acm.entry_values.len() != n || acm.entry_values.iter().any(|row| row.enabled.len() != n) {
-        return Err(format!("the allowed collision matrix is not {n} x {n}"));
+        return Err(PlanningSceneError::MatrixNotSquare(n));
     }
     if acm.default_entry_names.len() != acm.default_entry_values.len() {
-        return Err("the allowed collision matrix's default entries do not pair up".into());
+        return Err(PlanningSceneError::MatrixDefaults);
     }
     let mut pairs = Vec::new();
     for (i, row) in acm.entry_values.iter().enumerate() {
