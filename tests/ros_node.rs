@@ -428,7 +428,7 @@ fn nothing_is_proven_free_while_the_scene_lacks_an_object() {
         plane_poses: vec![Default::default()],
         ..Default::default()
     };
-    assert!(guard.apply_collision_object(&plane).unwrap_err().contains("planes"));
+    assert!(guard.apply_collision_object(&plane).unwrap_err().to_string().contains("planes"));
     let v = guard.check(&job).verdict;
     assert_eq!((v.verdict.as_str(), v.certified), ("uncertain", false));
     assert!(v.error.contains("'floor'"), "{}", v.error);
@@ -481,6 +481,7 @@ fn joint_states_fill_the_joints_a_trajectory_leaves_out() {
         guard
             .update_joint_states(&msg::JointState { name: vec!["joint1".into()], position: vec![f64::NAN], ..Default::default() })
             .unwrap_err()
+            .to_string()
             .contains("not finite")
     );
 }
@@ -503,7 +504,7 @@ fn nothing_is_proven_free_while_the_scene_holds_an_octomap_the_node_cannot_take_
     };
     // A map of a kind the node does not read, then garbage under the right id.
     for (id, data) in [("ColorOcTree", vec![0x55_i8, 0x55]), ("OcTree", vec![-1_i8, -1, -1])] {
-        assert!(guard.apply_planning_scene(&with_map(id, data, true)).unwrap_err().contains("octomap"));
+        assert!(guard.apply_planning_scene(&with_map(id, data, true)).unwrap_err().to_string().contains("octomap"));
         let v = guard.check(&job).verdict;
         assert_eq!((v.verdict.as_str(), v.certified), ("uncertain", false), "{id}");
         assert!(v.error.contains("'<octomap>'"), "{}", v.error);

@@ -85,7 +85,7 @@ fn load_trajectory_any(path: &Path) -> InputResult<TrajectoryParts> {
         return Ok((parse_trajectory(&text, path)?, None, Vec::new()));
     };
     let job = TrajectoryJob::from_display_trajectory(&path.display().to_string(), display);
-    let (trajectory, start) = job.trajectory().map_err(|e| InputError::in_file(path, e))?;
+    let (trajectory, start) = job.trajectory().map_err(|e| InputError::in_file(path, e.to_string()))?;
     Ok((trajectory, start, job.attached))
 }
 

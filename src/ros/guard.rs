@@ -1,19 +1,89 @@
 //! What the node does with what it hears, apart from any transport: it keeps the
 //! planning scene, checks trajectories, and makes verdicts and markers. The transport
 //! ([`super::node`]) feeds it messages in arrival order and sends what it returns.
-use super::convert;
+use super::convert::{self, PlanError};
 use super::markers::contact_markers;
 use super::msg;
 use super::parameters::NodeParameters;
-use super::planning_scene::PlanningSceneState;
+use super::planning_scene::{PlanningSceneError, PlanningSceneState};
+use super::worker::InternalError;
 use crate::check::{CheckInput, CheckOptions, Method, Report, check_trajectory};
 use crate::collision::{CollisionWorld, StateChecker};
+use crate::error::InputError;
 use crate::motion::{JointState, Trajectory};
-use crate::robot::resources::ResourceResolver;
+use crate::robot::resources::{ResolveError, ResourceResolver};
 use crate::robot::{srdf, urdf};
 use crate::scene::{Scene, load_scene};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// Why a trajectory job cannot be checked, whatever the scene.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum JobError {
+    #[error("multi-DOF joints are not supported: {0:?}")]
+    MultiDof(Vec<String>),
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    #[error(transparent)]
+    Trajectory(InputError),
+    #[error("start state: {0}")]
+    StartState(InputError),
+    /// A `CheckTrajectory` request's method that is none of the three.
+    #[error("method '{0}' is not certified, pipeline or sampled")]
+    Method(String),
+}
+
+/// Why a robot (its URDF, its SRDF, the scene file) could not be loaded.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RobotLoadError {
+    /// A `urdf_file` or `srdf_file` URI that names no file.
+    #[error("{uri}: {problem}")]
+    Uri { uri: String, problem: ResolveError },
+    #[error(transparent)]
+    Read(InputError),
+    #[error("robot description: {0}")]
+    Urdf(InputError),
+    #[error(transparent)]
+    Srdf(InputError),
+    #[error("scene_file {uri}: {problem}")]
+    SceneFileUri { uri: String, problem: ResolveError },
+    #[error(transparent)]
+    SceneFile(InputError),
+}
+
+/// Why the node has no robot: every check is `invalid` and says this.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum NoRobot {
+    #[error("no robot description yet (parameter robot_description or urdf_file, or the robot_description topic)")]
+    NotYet,
+    /// The parameters' robot could not be loaded.
+    #[error(transparent)]
+    Unloadable(#[from] RobotLoadError),
+    #[error("the last robot_description was rejected: {0}")]
+    Rejected(RobotLoadError),
+    /// Taking in the last robot description panicked.
+    #[error("the last robot_description could not be taken in: {0}")]
+    Lost(InternalError),
+}
+
+/// Why the guard could not take in a message or check a motion.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum GuardError {
+    #[error(transparent)]
+    NoRobot(#[from] NoRobot),
+    #[error(transparent)]
+    RobotDescription(#[from] RobotLoadError),
+    #[error(transparent)]
+    Scene(#[from] PlanningSceneError),
+    #[error(transparent)]
+    Job(#[from] JobError),
+    /// The objects a plan's start state holds.
+    #[error("trajectory_start: {0}")]
+    TrajectoryStart(PlanningSceneError),
+    /// The motion does not fit the world (its joints, its values).
+    #[error(transparent)]
+    Motion(InputError),
+}
 
 /// A trajectory to check, whatever brought it.
 #[derive(Clone, Debug)]
@@ -71,24 +141,24 @@ impl TrajectoryJob {
 
     /// The motion's trajectory (its parts as one) and the start state it gives, or why it
     /// cannot be checked.
-    pub fn trajectory(&self) -> Result<(Trajectory, Option<JointState>), String> {
+    pub fn trajectory(&self) -> Result<(Trajectory, Option<JointState>), JobError> {
         if !self.multi_dof_joints.is_empty() {
-            return Err(format!("multi-DOF joints are not supported: {:?}", self.multi_dof_joints));
+            return Err(JobError::MultiDof(self.multi_dof_joints.clone()));
         }
-        let trajectory = convert::concatenate(&self.parts).map_err(|e| e.to_string())?;
-        let trajectory = convert::trajectory(&trajectory).map_err(|e| e.to_string())?;
+        let trajectory = convert::concatenate(&self.parts)?;
+        let trajectory = convert::trajectory(&trajectory).map_err(JobError::Trajectory)?;
         let start = match &self.start_state {
-            Some(given) => Some(convert::joint_state(given).map_err(|e| format!("start state: {e}"))?),
+            Some(given) => Some(convert::joint_state(given).map_err(JobError::StartState)?),
             None => None,
         };
         Ok((trajectory, start))
     }
 
     /// The `CheckTrajectory` service's request.
-    pub fn from_request(request: msg::CheckTrajectoryRequest) -> Result<Self, String> {
+    pub fn from_request(request: msg::CheckTrajectoryRequest) -> Result<Self, JobError> {
         let method = match request.method.as_str() {
             "" => None,
-            m => Some(<Method as clap::ValueEnum>::from_str(m, false).map_err(|_| format!("method '{m}' is not certified, pipeline or sampled"))?),
+            m => Some(<Method as clap::ValueEnum>::from_str(m, false).map_err(|_| JobError::Method(m.to_string()))?),
         };
         let start = request.start_state;
         let mut job = Self::from_joint_trajectory("check_trajectory", request.trajectory);
@@ -110,7 +180,7 @@ pub struct Guard {
     params: NodeParameters,
     resolver: ResourceResolver,
     /// `Err`: why there is no robot yet (no description, or a bad one).
-    scene: Result<PlanningSceneState, String>,
+    scene: Result<PlanningSceneState, NoRobot>,
     /// The world of the current scene, built on first use after a change.
     world: Option<Arc<CollisionWorld>>,
     /// Whether the latest joint state collided (the current-state check).
@@ -136,27 +206,20 @@ impl Guard {
     /// `invalid` and says why, until `robot_description` brings one.
     pub fn new(params: NodeParameters) -> Self {
         let resolver = ResourceResolver::from_env(params.package_dirs.clone());
-        let mut guard = Self {
-            params,
-            resolver,
-            scene: Err("no robot description yet (parameter robot_description or urdf_file, or the robot_description topic)".into()),
-            world: None,
-            current_state_colliding: None,
-            injected_panic: None,
-        };
+        let mut guard = Self { params, resolver, scene: Err(NoRobot::NotYet), world: None, current_state_colliding: None, injected_panic: None };
         let urdf_text = match (&guard.params.robot_description, &guard.params.urdf_file) {
             (Some(text), _) => Some((text.clone(), PathBuf::from("robot_description"))),
             (None, Some(uri)) => match guard.read_uri(uri) {
                 Ok((text, path)) => Some((text, path)),
                 Err(e) => {
-                    guard.scene = Err(e);
+                    guard.scene = Err(e.into());
                     None
                 }
             },
             (None, None) => None,
         };
         if let Some((text, path)) = urdf_text {
-            guard.scene = guard.load_scene(&text, &path);
+            guard.scene = guard.load_scene(&text, &path).map_err(NoRobot::from);
         }
         if let Err(e) = &guard.scene {
             log::error!("{e}");
@@ -184,25 +247,25 @@ impl Guard {
         &self.params
     }
 
-    fn read_uri(&self, uri: &str) -> Result<(String, PathBuf), String> {
-        let path = self.resolver.resolve(uri, Path::new("")).map_err(|e| format!("{uri}: {e}"))?;
-        let text = self.resolver.read_text(&path).map_err(|e| e.to_string())?;
+    fn read_uri(&self, uri: &str) -> Result<(String, PathBuf), RobotLoadError> {
+        let path = self.resolver.resolve(uri, Path::new("")).map_err(|problem| RobotLoadError::Uri { uri: uri.to_string(), problem })?;
+        let text = self.resolver.read_text(&path).map_err(RobotLoadError::Read)?;
         Ok((text, path))
     }
 
     /// The planning scene of a URDF text: the robot, the SRDF's pairs, the scene file.
-    fn load_scene(&self, urdf_text: &str, urdf_path: &Path) -> Result<PlanningSceneState, String> {
-        let robot = urdf::parse_urdf(urdf_text, urdf_path, &self.resolver).map_err(|e| format!("robot description: {e}"))?;
+    fn load_scene(&self, urdf_text: &str, urdf_path: &Path) -> Result<PlanningSceneState, RobotLoadError> {
+        let robot = urdf::parse_urdf(urdf_text, urdf_path, &self.resolver).map_err(RobotLoadError::Urdf)?;
         let srdf = match (&self.params.robot_description_semantic, &self.params.srdf_file) {
             (Some(text), _) => Some((text.clone(), PathBuf::from("robot_description_semantic"))),
             (None, Some(uri)) => Some(self.read_uri(uri)?),
             (None, None) => None,
         };
-        let disabled = srdf.map(|(text, path)| srdf::parse_for_robot(&text, &path, &robot).map_err(|e| e.to_string())).transpose()?;
+        let disabled = srdf.map(|(text, path)| srdf::parse_for_robot(&text, &path, &robot).map_err(RobotLoadError::Srdf)).transpose()?;
         let scene = match &self.params.scene_file {
             Some(uri) => {
-                let path = self.resolver.resolve(uri, Path::new("")).map_err(|e| format!("scene_file {uri}: {e}"))?;
-                load_scene(&path, &self.resolver).map_err(|e| e.to_string())?
+                let path = self.resolver.resolve(uri, Path::new("")).map_err(|problem| RobotLoadError::SceneFileUri { uri: uri.to_string(), problem })?;
+                load_scene(&path, &self.resolver).map_err(RobotLoadError::SceneFile)?
             }
             None => Scene::default(),
         };
@@ -213,12 +276,12 @@ impl Guard {
     /// world objects and joint values start afresh from the parameters.
     /// A description that cannot be read leaves no robot (checks say why) rather than a
     /// robot that may no longer be the real one.
-    pub fn set_robot_description(&mut self, urdf_text: &str) -> Result<(), String> {
+    pub fn set_robot_description(&mut self, urdf_text: &str) -> Result<(), RobotLoadError> {
         self.world = None;
         let scene = match self.load_scene(urdf_text, Path::new("robot_description")) {
             Ok(scene) => scene,
             Err(e) => {
-                self.scene = Err(format!("the last robot_description was rejected: {e}"));
+                self.scene = Err(NoRobot::Rejected(e.clone()));
                 return Err(e);
             }
         };
@@ -228,21 +291,21 @@ impl Guard {
         Ok(())
     }
 
-    fn scene_mut(&mut self) -> Result<&mut PlanningSceneState, String> {
+    fn scene_mut(&mut self) -> Result<&mut PlanningSceneState, NoRobot> {
         self.world = None;
         self.scene.as_mut().map_err(|e| e.clone())
     }
 
-    pub fn apply_collision_object(&mut self, object: &msg::CollisionObject) -> Result<(), String> {
+    pub fn apply_collision_object(&mut self, object: &msg::CollisionObject) -> Result<(), GuardError> {
         let applied = self.scene_mut()?.apply_collision_object(object);
         self.raise_injected(InjectedPanic::SceneUpdate);
-        applied.map_err(|e| e.to_string())
+        applied.map_err(GuardError::from)
     }
 
-    pub fn apply_planning_scene(&mut self, scene: &msg::PlanningScene) -> Result<(), String> {
+    pub fn apply_planning_scene(&mut self, scene: &msg::PlanningScene) -> Result<(), GuardError> {
         let applied = self.scene_mut()?.apply_planning_scene(scene);
         self.raise_injected(InjectedPanic::SceneUpdate);
-        applied.map_err(|e| e.to_string())
+        applied.map_err(GuardError::from)
     }
 
     /// After a scene update that failed inside (a panic), perhaps half applied: the part
@@ -257,8 +320,9 @@ impl Guard {
     }
 
     /// After a robot description that failed inside (a panic): no robot until the next
-    /// one, every verdict `invalid` with `why`.
-    pub fn lose_scene(&mut self, why: String) {
+    /// one, every verdict `invalid` and saying why.
+    pub fn lose_scene(&mut self, internal: InternalError) {
+        let why = NoRobot::Lost(internal);
         log::error!("{why}");
         self.world = None;
         self.scene = Err(why);
@@ -279,9 +343,9 @@ impl Guard {
 
     /// The latest joint values; with `check_current_state`, a verdict when the current
     /// configuration starts or stops colliding (discrete check of one state).
-    pub fn update_joint_states(&mut self, state: &msg::JointState) -> Result<Option<msg::CollisionVerdict>, String> {
+    pub fn update_joint_states(&mut self, state: &msg::JointState) -> Result<Option<msg::CollisionVerdict>, GuardError> {
         let scene = self.scene.as_mut().map_err(|e| e.clone())?;
-        scene.update_joints(&state.name, &state.position).map_err(|e| e.to_string())?;
+        scene.update_joints(&state.name, &state.position)?;
         if !self.params.check_current_state {
             return Ok(None);
         }
@@ -318,7 +382,7 @@ impl Guard {
         Ok(Some(self.verdict_message(&report, "joint_states", state.header.stamp)))
     }
 
-    fn world(&mut self) -> Result<Arc<CollisionWorld>, String> {
+    fn world(&mut self) -> Result<Arc<CollisionWorld>, NoRobot> {
         if self.world.is_none() {
             let scene = self.scene.as_ref().map_err(|e| e.clone())?;
             self.world = Some(Arc::new(scene.collision_world()));
@@ -343,7 +407,7 @@ impl Guard {
             }
             Err(error) => {
                 log::warn!("{}: invalid trajectory: {error}", job.source);
-                let mut report = Report::invalid(options.method.name(), options.tolerance, error);
+                let mut report = Report::invalid(options.method.name(), options.tolerance, error.to_string());
                 report.elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
                 CheckResult { verdict: self.verdict_message(&report, &job.source, job.stamp), markers: None }
             }
@@ -364,13 +428,13 @@ impl Guard {
     }
 
     /// The world and the motion of a job, or why not.
-    fn prepare(&mut self, job: &TrajectoryJob) -> Result<CheckInput, String> {
+    fn prepare(&mut self, job: &TrajectoryJob) -> Result<CheckInput, GuardError> {
         let (trajectory, start) = job.trajectory()?;
         let mut input = self.prepare_motion(&trajectory, start.as_ref())?;
         if !job.attached.is_empty() {
             // The start state's attached objects join the scene for this motion (they add
             // fixed joints only, so the motion fits the world they make).
-            let world = self.scene()?.with_attached(start.as_ref(), &job.attached).map_err(|e| format!("trajectory_start: {e}"))?;
+            let world = self.scene()?.with_attached(start.as_ref(), &job.attached).map_err(GuardError::TrajectoryStart)?;
             input.world = Arc::new(world);
         }
         Ok(input)
@@ -378,7 +442,7 @@ impl Guard {
 
     /// The world and the motion along `trajectory`: the joints it leaves out hold their
     /// values from `start`, else from the latest `joint_states`.
-    pub(super) fn prepare_motion(&mut self, trajectory: &Trajectory, start: Option<&JointState>) -> Result<CheckInput, String> {
+    pub(super) fn prepare_motion(&mut self, trajectory: &Trajectory, start: Option<&JointState>) -> Result<CheckInput, GuardError> {
         self.raise_injected(InjectedPanic::Check);
         let world = self.world()?;
         let scene = self.scene.as_ref().map_err(|e| e.clone())?;
@@ -386,11 +450,11 @@ impl Guard {
         if let Some(given) = start {
             held.overlay(given);
         }
-        CheckInput::new(world, trajectory, Some(&held)).map_err(|e| e.to_string())
+        CheckInput::new(world, trajectory, Some(&held)).map_err(GuardError::Motion)
     }
 
     /// The scene (robot, objects, latest joint values), or why there is none.
-    pub(super) fn scene(&self) -> Result<&PlanningSceneState, String> {
+    pub(super) fn scene(&self) -> Result<&PlanningSceneState, NoRobot> {
         self.scene.as_ref().map_err(|e| e.clone())
     }
 

@@ -9,7 +9,7 @@
 //! not taken in: no trajectory is certified free until it is taken in again.
 use super::convert;
 use super::gate::{GateDecision, GateGoal, GoalKey};
-use super::guard::{CheckResult, Guard, TrajectoryJob};
+use super::guard::{CheckResult, Guard, GuardError, JobError, TrajectoryJob};
 use super::msg::{self, FollowJointTrajectoryResult};
 use super::work_queue::{Work, WorkQueue};
 use std::collections::BTreeMap;
@@ -32,7 +32,7 @@ pub enum Update {
 /// What asks for an answer: a service call, or a gated goal.
 #[derive(Debug)]
 pub enum Request {
-    Service(ros2_client::service::RmwRequestId, Result<TrajectoryJob, String>),
+    Service(ros2_client::service::RmwRequestId, Result<TrajectoryJob, JobError>),
     Goal(GateGoal),
 }
 
@@ -47,6 +47,23 @@ pub enum Output {
     GoalDecided(GoalKey, GateDecision),
     /// A running goal that a re-check no longer certifies free.
     StopGoal(GoalKey, String),
+}
+
+/// A panic caught while handling an item: a bug of ours, met by some input.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("internal error: {message}")]
+pub struct InternalError {
+    /// The panic's message.
+    pub message: String,
+}
+
+/// Why a scene update was not taken in: the guard refused it, or it panicked.
+#[derive(Debug, thiserror::Error)]
+enum UpdateError {
+    #[error(transparent)]
+    Refused(#[from] GuardError),
+    #[error(transparent)]
+    Internal(#[from] InternalError),
 }
 
 /// The worker's state: the guard, and the gated goals that controllers run.
@@ -105,21 +122,24 @@ impl Worker {
                     _ => "joint_states",
                 };
                 let outcome = contained(what, || match &update {
-                    Update::RobotDescription(text) => guard.set_robot_description(text).map(|()| None),
+                    Update::RobotDescription(text) => guard.set_robot_description(text).map(|()| None).map_err(GuardError::from),
                     Update::CollisionObject(object) => guard.apply_collision_object(object).map(|()| None),
                     Update::PlanningScene(scene) => guard.apply_planning_scene(scene).map(|()| None),
                     Update::JointState(state) => guard.update_joint_states(state),
                     Update::GoalStarted(..) | Update::GoalEnded(_) => Ok(None),
                 });
-                let result = outcome.unwrap_or_else(|internal| {
-                    match &update {
-                        Update::RobotDescription(_) => guard.lose_scene(format!("the last robot_description could not be taken in: {internal}")),
-                        Update::CollisionObject(object) => guard.reject_scene_part(&object.id, &internal),
-                        Update::PlanningScene(_) => guard.reject_scene_part(what, &internal),
-                        _ => {}
+                let result = match outcome {
+                    Ok(result) => result.map_err(UpdateError::from),
+                    Err(internal) => {
+                        match &update {
+                            Update::RobotDescription(_) => guard.lose_scene(internal.clone()),
+                            Update::CollisionObject(object) => guard.reject_scene_part(&object.id, &internal.to_string()),
+                            Update::PlanningScene(_) => guard.reject_scene_part(what, &internal.to_string()),
+                            _ => {}
+                        }
+                        Err(internal.into())
                     }
-                    Err(internal)
-                });
+                };
                 match result {
                     Ok(Some(verdict)) => send(Output::Verdict(CheckResult { verdict, markers: None })),
                     Ok(None) => {}
@@ -197,9 +217,9 @@ impl Worker {
     }
 }
 
-/// Runs `f`; a panic in it becomes `Err("internal error: <message>")`, logged at ERROR
-/// with `what` it was working on.
-fn contained<T>(what: &str, f: impl FnOnce() -> T) -> Result<T, String> {
+/// Runs `f`; a panic in it becomes an [`InternalError`] (`internal error: <message>`),
+/// logged at ERROR with `what` it was working on.
+fn contained<T>(what: &str, f: impl FnOnce() -> T) -> Result<T, InternalError> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
         let message = payload
             .downcast_ref::<&str>()
@@ -207,6 +227,6 @@ fn contained<T>(what: &str, f: impl FnOnce() -> T) -> Result<T, String> {
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic without a message".into());
         log::error!("{what}: internal error: {message}; the node goes on serving");
-        format!("internal error: {message}")
+        InternalError { message }
     })
 }

@@ -3,11 +3,31 @@
 //! check of it, and the reason a refused goal is given. Also the re-check of what is
 //! left of an executing goal when the scene changes.
 use super::super::convert;
-use super::super::guard::{CheckResult, Guard};
+use super::super::guard::{CheckResult, Guard, GuardError};
 use super::super::markers::contact_markers;
 use super::super::msg::{self, FollowJointTrajectoryGoal, FollowJointTrajectoryResult};
 use crate::check::{CheckInput, CheckOptions, Method, Report, Verdict, check_trajectory};
+use crate::error::InputError;
 use crate::motion::{Trajectory, TrajectoryPoint};
+
+/// Why a goal cannot be gated: it is refused as invalid (or, running, stopped).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum GoalError {
+    #[error("multi-DOF trajectories are not supported (joints {0:?})")]
+    MultiDof(Vec<String>),
+    #[error(transparent)]
+    Trajectory(InputError),
+    /// A joint the robot lacks (`joints`: the robot's joint variables).
+    #[error("unknown joint '{joint}' (robot '{robot}' has {joints:?})")]
+    UnknownJoint { joint: String, robot: String, joints: Vec<String> },
+    #[error("no joint_states value of '{0}' yet (the gate starts a goal from the measured state)")]
+    NotMeasured(String),
+    /// The goal's first point is further than `gate_start_tolerance` from the measured state.
+    #[error("the first point is {gap:.4} from the current state at '{joint}' ({planned:.4} planned, {measured:.4} measured; gate_start_tolerance {tolerance})")]
+    StartGap { joint: String, gap: f64, planned: f64, measured: f64, tolerance: f64 },
+    #[error(transparent)]
+    Guard(#[from] GuardError),
+}
 
 /// A goal's identity: the gated controller (its index in `gate_controllers`) and the
 /// client's goal id.
@@ -136,8 +156,8 @@ impl Guard {
     /// certified collision-free (and keeps `gate_min_clearance`).
     pub fn check_goal(&mut self, gate: &GateGoal, options: &GateOptions) -> GoalVerdict {
         let stamp = gate.goal.trajectory.header.stamp;
-        let invalid = |guard: &Self, error: String| {
-            let report = Report::invalid(Method::Certified.name(), guard.parameters().check.tolerance, error);
+        let invalid = |guard: &Self, error: GoalError| {
+            let report = Report::invalid(Method::Certified.name(), guard.parameters().check.tolerance, error.to_string());
             let reason = refusal_reason(&report, options.min_clearance);
             log::warn!("{}: goal refused: {reason}", gate.source);
             GoalVerdict {
@@ -196,29 +216,32 @@ impl Guard {
     }
 
     /// The goal's motion from the latest `joint_states`, or why it cannot be gated.
-    fn goal_input(&mut self, goal: &FollowJointTrajectoryGoal, options: &GateOptions) -> Result<CheckInput, String> {
+    fn goal_input(&mut self, goal: &FollowJointTrajectoryGoal, options: &GateOptions) -> Result<CheckInput, GoalError> {
         if !goal.multi_dof_trajectory.points.is_empty() {
-            return Err(format!("multi-DOF trajectories are not supported (joints {:?})", goal.multi_dof_trajectory.joint_names));
+            return Err(GoalError::MultiDof(goal.multi_dof_trajectory.joint_names.clone()));
         }
-        let trajectory = convert::trajectory(&goal.trajectory).map_err(|e| e.to_string())?;
+        let trajectory = convert::trajectory(&goal.trajectory).map_err(GoalError::Trajectory)?;
         let current = self.measured(&trajectory.joint_names)?;
         let first = &trajectory.points[0].positions;
         if let Some((k, gap)) = first.iter().zip(&current).map(|(a, b)| (a - b).abs()).enumerate().max_by(|a, b| a.1.total_cmp(&b.1))
             && gap > options.start_tolerance
         {
-            return Err(format!(
-                "the first point is {gap:.4} from the current state at '{}' ({:.4} planned, {:.4} measured; gate_start_tolerance {})",
-                trajectory.joint_names[k], first[k], current[k], options.start_tolerance
-            ));
+            return Err(GoalError::StartGap {
+                joint: trajectory.joint_names[k].clone(),
+                gap,
+                planned: first[k],
+                measured: current[k],
+                tolerance: options.start_tolerance,
+            });
         }
         let (motion, _) = controller_motion(&trajectory, &current);
-        self.prepare_motion(&motion, None)
+        self.prepare_motion(&motion, None).map_err(GoalError::from)
     }
 
     /// What is left of the goal `elapsed` seconds after its start: from the current
     /// state through the points still ahead, at their times from now.
-    fn remaining_input(&mut self, goal: &FollowJointTrajectoryGoal, elapsed: f64) -> Result<Option<CheckInput>, String> {
-        let trajectory = convert::trajectory(&goal.trajectory).map_err(|e| e.to_string())?;
+    fn remaining_input(&mut self, goal: &FollowJointTrajectoryGoal, elapsed: f64) -> Result<Option<CheckInput>, GoalError> {
+        let trajectory = convert::trajectory(&goal.trajectory).map_err(GoalError::Trajectory)?;
         let current = self.measured(&trajectory.joint_names)?;
         let (motion, _) = controller_motion(&trajectory, &current);
         let mut ahead: Vec<TrajectoryPoint> = motion.points[1..].iter().filter(|p| p.time_from_start > elapsed).cloned().collect();
@@ -231,17 +254,21 @@ impl Guard {
         let mut rest = Trajectory { joint_names: trajectory.joint_names.clone(), points: Vec::new() };
         rest.points.push(TrajectoryPoint { positions: current, ..motion.points[0].clone() });
         rest.points.extend(ahead);
-        self.prepare_motion(&rest, None).map(Some)
+        self.prepare_motion(&rest, None).map(Some).map_err(GoalError::from)
     }
 
     /// The latest `joint_states` values of `joints`, or which one has none yet.
-    fn measured(&self, joints: &[String]) -> Result<Vec<f64>, String> {
-        let scene = self.scene()?;
+    fn measured(&self, joints: &[String]) -> Result<Vec<f64>, GoalError> {
+        let scene = self.scene().map_err(GuardError::from)?;
         joints
             .iter()
             .map(|j| match (scene.robot().joint_named(j), scene.measured_position(j)) {
-                (None, _) => Err(format!("unknown joint '{j}' (robot '{}' has {:?})", scene.robot().name, scene.robot().variable_names().collect::<Vec<_>>())),
-                (Some(_), None) => Err(format!("no joint_states value of '{j}' yet (the gate starts a goal from the measured state)")),
+                (None, _) => Err(GoalError::UnknownJoint {
+                    joint: j.clone(),
+                    robot: scene.robot().name.clone(),
+                    joints: scene.robot().variable_names().map(|n| n.to_string()).collect(),
+                }),
+                (Some(_), None) => Err(GoalError::NotMeasured(j.clone())),
                 (Some(_), Some(value)) => Ok(value),
             })
             .collect()

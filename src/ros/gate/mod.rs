@@ -8,5 +8,5 @@
 pub mod goal_check;
 pub mod relay;
 
-pub use goal_check::{GateDecision, GateGoal, GateOptions, GoalKey, GoalVerdict};
+pub use goal_check::{GateDecision, GateGoal, GateOptions, GoalError, GoalKey, GoalVerdict};
 pub use relay::{GateWork, Relay, RelayError};
