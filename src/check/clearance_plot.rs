@@ -7,14 +7,22 @@ use crate::clearance::PairProfile;
 use crate::collision::CollisionWorld;
 use crate::math::Real;
 use plotters::prelude::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Waypoints marked at most (a long trajectory's every k-th).
 const WAYPOINT_MARKS: usize = 100;
 
+/// Why the plot could not be drawn (`message`: the drawing library's reason).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}: cannot draw the plot: {message}", path.display())]
+pub struct PlotError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
 /// Draws the pairs' profiles and the report's events into an SVG file.
-pub fn plot_clearance(path: &Path, world: &CollisionWorld, profiles: &[PairProfile], waypoint_times: &[Real], report: &Report) -> Result<(), String> {
-    let fail = |e: &dyn std::fmt::Display| format!("{}: cannot draw the plot: {e}", path.display());
+pub fn plot_clearance(path: &Path, world: &CollisionWorld, profiles: &[PairProfile], waypoint_times: &[Real], report: &Report) -> Result<(), PlotError> {
+    let fail = |e: &dyn std::fmt::Display| PlotError { path: path.to_path_buf(), message: e.to_string() };
     let (t0, t1) = match (waypoint_times.first(), waypoint_times.last()) {
         (Some(&a), Some(&b)) if b > a => (a, b),
         (Some(&a), _) => (a, a + 1.0),

@@ -67,10 +67,15 @@ const PLOT_SAMPLES: usize = 600;
 /// Body pairs the plot draws: the ones that come closest.
 const PLOT_PAIRS: usize = 5;
 
-fn parse_package_dir(s: &str) -> Result<(String, PathBuf), String> {
+/// A `--package-dir` value that is not `NAME=DIR`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not NAME=DIR")]
+pub struct PackageDirError(String);
+
+fn parse_package_dir(s: &str) -> Result<(String, PathBuf), PackageDirError> {
     match s.split_once('=') {
         Some((name, dir)) if !name.is_empty() && !dir.is_empty() => Ok((name.to_string(), PathBuf::from(dir))),
-        _ => Err(format!("'{s}' is not NAME=DIR")),
+        _ => Err(PackageDirError(s.to_string())),
     }
 }
 
@@ -117,7 +122,7 @@ pub fn run(args: CheckArgs) -> i32 {
     if let Some(path) = &args.plot {
         let profiles = pair_profiles(&input.world, &input.motion, PLOT_SAMPLES, PLOT_PAIRS);
         if let Err(e) = plot_clearance(path, &input.world, &profiles, &input.motion.waypoint_times, &report) {
-            return fail(&args, e);
+            return fail(&args, e.to_string());
         }
     }
     let stats = stats.filter(|_| args.stats);
