@@ -2,11 +2,11 @@
 //! planning scene, checks trajectories, and makes verdicts and markers. The transport
 //! ([`super::node`]) feeds it messages in arrival order and sends what it returns.
 use super::convert::{self, PlanError};
+use super::internal_error::InternalError;
 use super::markers::contact_markers;
 use super::msg;
 use super::parameters::NodeParameters;
 use super::planning_scene::{PlanningSceneError, PlanningSceneState};
-use super::worker::InternalError;
 use crate::check::{CheckInput, CheckOptions, Method, Report, check_trajectory};
 use crate::collision::{CollisionWorld, StateChecker};
 use crate::error::InputError;

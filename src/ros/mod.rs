@@ -14,6 +14,7 @@ pub mod convert;
 pub mod discovery;
 pub mod gate;
 pub mod guard;
+pub mod internal_error;
 pub mod logging;
 pub mod markers;
 pub mod msg;

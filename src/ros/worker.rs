@@ -10,10 +10,10 @@
 use super::convert;
 use super::gate::{GateDecision, GateGoal, GoalKey};
 use super::guard::{CheckResult, Guard, GuardError, JobError, TrajectoryJob};
+use super::internal_error::{InternalError, contained};
 use super::msg::{self, FollowJointTrajectoryResult};
 use super::work_queue::{Work, WorkQueue};
 use std::collections::BTreeMap;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
 /// What changes the worker's state, applied in arrival order: the scene, and the gated
@@ -47,14 +47,6 @@ pub enum Output {
     GoalDecided(GoalKey, GateDecision),
     /// A running goal that a re-check no longer certifies free.
     StopGoal(GoalKey, String),
-}
-
-/// A panic caught while handling an item: a bug of ours, met by some input.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("internal error: {message}")]
-pub struct InternalError {
-    /// The panic's message.
-    pub message: String,
 }
 
 /// Why a scene update was not taken in: the guard refused it, or it panicked.
@@ -215,18 +207,4 @@ impl Worker {
             self.running.remove(&key);
         }
     }
-}
-
-/// Runs `f`; a panic in it becomes an [`InternalError`] (`internal error: <message>`),
-/// logged at ERROR with `what` it was working on.
-fn contained<T>(what: &str, f: impl FnOnce() -> T) -> Result<T, InternalError> {
-    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
-        let message = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic without a message".into());
-        log::error!("{what}: internal error: {message}; the node goes on serving");
-        InternalError { message }
-    })
 }
