@@ -28,5 +28,5 @@ pub fn load_mesh(resolver: &ResourceResolver, path: &Path, scale: Vector3) -> In
         vertices.extend(mesh.vertices.iter().map(|v| Point3::new(v[0] as Real * scale.x, v[1] as Real * scale.y, v[2] as Real * scale.z)));
         triangles.extend(mesh.faces.iter().map(|f| [f[0] + base, f[1] + base, f[2] + base]));
     }
-    TriMesh::new(vertices, triangles).map_err(|e| InputError::in_file(path, e))
+    TriMesh::new(vertices, triangles).map_err(|e| InputError::in_file(path, e.to_string()))
 }

@@ -6,7 +6,7 @@ use crate::error::InputError;
 use crate::math::{Isometry3, Point3};
 use crate::motion::{JointState, RawPoint, Trajectory, validate_trajectory};
 use crate::scene::{PoseError, PrimitiveError, pose_from_parts, solid_primitive};
-use crate::shape::{Shape, TriMesh};
+use crate::shape::{MeshError, Shape, TriMesh};
 use std::sync::Arc;
 
 /// Why a `shape_msgs` primitive or mesh was refused.
@@ -21,8 +21,8 @@ pub enum ShapeMessageError {
     #[error("a mesh vertex is not finite")]
     MeshVertexNotFinite,
     /// A mesh the triangle mesh refuses, with its reason.
-    #[error("{0}")]
-    Mesh(String),
+    #[error(transparent)]
+    Mesh(MeshError),
 }
 
 /// Why a plan's parts do not make one trajectory.

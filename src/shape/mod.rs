@@ -13,7 +13,7 @@ mod voxel_map;
 pub use primitives::{Ball, Capsule, Cone, Cuboid, Cylinder};
 pub use support_map::{SupportMap, TriangleShape, farthest_along, support_aabb};
 pub use support_tree::SupportTree;
-pub use trimesh::{MeshHull, TriMesh};
+pub use trimesh::{MeshError, MeshHull, TriMesh};
 pub use voxel_map::{KEY_CENTRE, TREE_DEPTH, Voxel, VoxelMap, VoxelMapError, VoxelNodeContent, placed_aabb};
 
 use crate::bounding_volume::{Aabb, Obb};

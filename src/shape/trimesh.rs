@@ -6,6 +6,17 @@ use crate::shape::{SupportMap, SupportTree};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+/// Why vertices and triangles make no mesh.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum MeshError {
+    #[error("mesh has no triangles")]
+    NoTriangles,
+    #[error("mesh vertex {0} is not finite")]
+    NonFiniteVertex(usize),
+    #[error("mesh triangle {0} refers to a vertex that does not exist")]
+    MissingVertex(usize),
+}
+
 #[derive(Clone, Debug)]
 pub struct TriMesh {
     vertices: Vec<Point3>,
@@ -26,16 +37,16 @@ pub struct TriMesh {
 
 impl TriMesh {
     /// Builds a mesh; fails on an index out of range, a non-finite vertex or no triangles.
-    pub fn new(vertices: Vec<Point3>, triangles: Vec<[u32; 3]>) -> Result<Self, String> {
+    pub fn new(vertices: Vec<Point3>, triangles: Vec<[u32; 3]>) -> Result<Self, MeshError> {
         if triangles.is_empty() {
-            return Err("mesh has no triangles".into());
+            return Err(MeshError::NoTriangles);
         }
         if let Some(v) = vertices.iter().position(|v| !v.coords.iter().all(|c| c.is_finite())) {
-            return Err(format!("mesh vertex {v} is not finite"));
+            return Err(MeshError::NonFiniteVertex(v));
         }
         let n = vertices.len() as u32;
         if let Some(t) = triangles.iter().position(|t| t.iter().any(|&i| i >= n)) {
-            return Err(format!("mesh triangle {t} refers to a vertex that does not exist"));
+            return Err(MeshError::MissingVertex(t));
         }
         let aabb = Aabb::from_points(triangles.iter().flatten().map(|&i| &vertices[i as usize]));
         let obb_tree = ObbTree::build(&vertices, &triangles);

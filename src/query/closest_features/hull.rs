@@ -19,6 +19,63 @@ const FLAT_TOL_REL: Real = 1e-9;
 /// counts as not convex.
 const CONVEXITY_TOL_REL: Real = 1e-9;
 
+/// Why a point cloud has no convex polyhedron as its hull (or why building it failed).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum HullError {
+    #[error("a convex polyhedron needs at least 4 points, got {0}")]
+    TooFewPoints(usize),
+    #[error("a point has a non-finite coordinate")]
+    NonFinite,
+    #[error("all points coincide")]
+    Coincident,
+    #[error("the points are collinear")]
+    Collinear,
+    #[error("the points are coplanar (a flat hull has no interior)")]
+    Flat,
+    #[error("the points are coplanar (no spread in some direction)")]
+    NoSpread,
+    /// parry3d's hull failed, with its reason.
+    #[error("convex hull failed: {0}")]
+    Parry(String),
+    #[error("convex hull failed (parry panicked)")]
+    ParryPanicked,
+    #[error("convex hull returned a point not in the input")]
+    ForeignPoint,
+    #[error("degenerate hull (fewer than 4 triangles)")]
+    TooFewTriangles,
+    #[error("the hull triangles are not a closed oriented surface")]
+    OpenSurface,
+    #[error("a merged hull face is not a simple polygon")]
+    FaceNotSimple,
+    #[error("a merged hull face has no boundary")]
+    FaceWithoutBoundary,
+    #[error("a merged hull face has a broken boundary")]
+    FaceBrokenBoundary,
+    #[error("a merged hull face has an open boundary")]
+    FaceOpenBoundary,
+    #[error("a merged hull face has several boundaries")]
+    FaceSeveralBoundaries,
+    #[error("a hull face degenerated to fewer than 3 corners")]
+    FaceTooFewCorners,
+    #[error("a hull face has zero area")]
+    FaceZeroArea,
+    #[error("the hull is not convex within tolerance (degenerate input)")]
+    NotConvex,
+    /// The winged-edge structure built from the polygons is not a polyhedron.
+    #[error("a hull edge is used twice in the same direction")]
+    EdgeUsedTwice,
+    #[error("the hull is not closed")]
+    NotClosed,
+    #[error("the hull has Euler characteristic {0}, not 2")]
+    EulerCharacteristic(i64),
+    #[error("missing hull edge")]
+    MissingEdge,
+    #[error("a vertex's ring of faces does not close")]
+    OpenVertexRing,
+    #[error("degenerate hull (a Voronoi plane is undefined: coincident vertices?)")]
+    VoronoiPlaneUndefined,
+}
+
 /// The hull as convex polygons: loops of vertex indices, counter-clockwise seen from
 /// outside, each with its outward unit normal `n` and offset `d` (`n · x = d`).
 pub(super) struct HullPolygons {
@@ -29,12 +86,12 @@ pub(super) struct HullPolygons {
     pub size: Real,
 }
 
-pub(super) fn hull_polygons(points: &[Point3]) -> Result<HullPolygons, String> {
+pub(super) fn hull_polygons(points: &[Point3]) -> Result<HullPolygons, HullError> {
     if points.len() < 4 {
-        return Err(format!("a convex polyhedron needs at least 4 points, got {}", points.len()));
+        return Err(HullError::TooFewPoints(points.len()));
     }
     if points.iter().any(|p| !(p.x.is_finite() && p.y.is_finite() && p.z.is_finite())) {
-        return Err("a point has a non-finite coordinate".into());
+        return Err(HullError::NonFinite);
     }
     let (mut lo, mut hi) = (points[0], points[0]);
     for p in points {
@@ -43,7 +100,7 @@ pub(super) fn hull_polygons(points: &[Point3]) -> Result<HullPolygons, String> {
     }
     let size = (hi - lo).norm();
     if size.is_nan() || size <= 0.0 {
-        return Err("all points coincide".into());
+        return Err(HullError::Coincident);
     }
     check_solid(points, size)?;
 
@@ -70,7 +127,7 @@ pub(super) fn hull_polygons(points: &[Point3]) -> Result<HullPolygons, String> {
     let convex_tol = CONVEXITY_TOL_REL * size;
     for (n, d) in &planes {
         if vertices.iter().any(|v| n.dot(&v.coords) > d + convex_tol) {
-            return Err("the hull is not convex within tolerance (degenerate input)".into());
+            return Err(HullError::NotConvex);
         }
     }
     Ok(HullPolygons { vertices, loops, planes, size })
@@ -80,13 +137,13 @@ pub(super) fn hull_polygons(points: &[Point3]) -> Result<HullPolygons, String> {
 /// covariance the identity: hulls are affine-invariant, and parry takes clouds whose
 /// smallest principal spread is below ~3e-4 of the largest for flat). parry returns
 /// input points, so the corners map back to the original coordinates exactly.
-fn parry_hull(points: &[Point3]) -> Result<(Vec<Point3>, Vec<[u32; 3]>), String> {
+fn parry_hull(points: &[Point3]) -> Result<(Vec<Point3>, Vec<[u32; 3]>), HullError> {
     let n = points.len() as Real;
     let c = points.iter().fold(Vector3::zeros(), |s, p| s + p.coords) / n;
     let cov = points.iter().fold(crate::math::Matrix3::zeros(), |s, p| s + (p.coords - c) * (p.coords - c).transpose()) / n;
     let eig = nalgebra::SymmetricEigen::new(cov);
     if !eig.eigenvalues.iter().all(|&l| l > 0.0) {
-        return Err("the points are coplanar (no spread in some direction)".into());
+        return Err(HullError::NoSpread);
     }
     let w = crate::math::Matrix3::from_diagonal(&eig.eigenvalues.map(|l| 1.0 / l.sqrt())) * eig.eigenvectors.transpose();
     let white: Vec<PVector> = points
@@ -101,18 +158,15 @@ fn parry_hull(points: &[Point3]) -> Result<(Vec<Point3>, Vec<[u32; 3]>), String>
     let hull = std::panic::catch_unwind(|| parry3d_f64::transformation::try_convex_hull(&white));
     let (hv, tris) = match hull {
         Ok(Ok(h)) => h,
-        Ok(Err(e)) => return Err(format!("convex hull failed: {e:?}")),
-        Err(_) => return Err("convex hull failed (parry panicked)".into()),
+        Ok(Err(e)) => return Err(HullError::Parry(format!("{e:?}"))),
+        Err(_) => return Err(HullError::ParryPanicked),
     };
-    let verts = hv
-        .iter()
-        .map(|v| index.get(&key(v)).map(|&i| points[i]).ok_or_else(|| "convex hull returned a point not in the input".to_string()))
-        .collect::<Result<Vec<_>, _>>()?;
+    let verts = hv.iter().map(|v| index.get(&key(v)).map(|&i| points[i]).ok_or(HullError::ForeignPoint)).collect::<Result<Vec<_>, _>>()?;
     Ok((verts, tris))
 }
 
 /// Err for clouds without four affinely independent points (flat, collinear).
-fn check_solid(points: &[Point3], size: Real) -> Result<(), String> {
+fn check_solid(points: &[Point3], size: Real) -> Result<(), HullError> {
     let p0 = points[0];
     let far = |f: &dyn Fn(&Point3) -> Real| points.iter().copied().max_by(|a, b| f(a).total_cmp(&f(b))).unwrap_or(p0);
     let p1 = far(&|p| (p - p0).norm());
@@ -121,21 +175,21 @@ fn check_solid(points: &[Point3], size: Real) -> Result<(), String> {
     let n = u.cross(&(p2 - p0));
     let area = n.norm();
     if area.is_nan() || area <= 0.0 {
-        return Err("the points are collinear".into());
+        return Err(HullError::Collinear);
     }
     let n = n.normalize();
     let p3 = far(&|p| (p - p0).dot(&n).abs());
     if (p3 - p0).dot(&n).abs() <= FLAT_TOL_REL * size {
-        return Err("the points are coplanar (a flat hull has no interior)".into());
+        return Err(HullError::Flat);
     }
     Ok(())
 }
 
 /// Checks that the triangles form a closed, consistently oriented surface and turns
 /// them outward (positive signed volume).
-fn oriented_triangles(verts: &[Point3], mut tris: Vec<[u32; 3]>) -> Result<Vec<[u32; 3]>, String> {
+fn oriented_triangles(verts: &[Point3], mut tris: Vec<[u32; 3]>) -> Result<Vec<[u32; 3]>, HullError> {
     if tris.len() < 4 {
-        return Err("degenerate hull (fewer than 4 triangles)".into());
+        return Err(HullError::TooFewTriangles);
     }
     let mut directed: HashMap<(u32, u32), u32> = HashMap::new();
     for t in &tris {
@@ -145,7 +199,7 @@ fn oriented_triangles(verts: &[Point3], mut tris: Vec<[u32; 3]>) -> Result<Vec<[
     }
     for (&(a, b), &count) in &directed {
         if count != 1 || directed.get(&(b, a)) != Some(&1) {
-            return Err("the hull triangles are not a closed oriented surface".into());
+            return Err(HullError::OpenSurface);
         }
     }
     let volume: Real = tris.iter().map(|t| verts[t[0] as usize].coords.dot(&verts[t[1] as usize].coords.cross(&verts[t[2] as usize].coords))).sum();
@@ -160,7 +214,7 @@ fn oriented_triangles(verts: &[Point3], mut tris: Vec<[u32; 3]>) -> Result<Vec<[
 /// Grows faces from the largest triangles: a neighbouring triangle joins when all its
 /// corners lie within `tol` of the seed triangle's plane. Returns each face's boundary
 /// loop (counter-clockwise from outside).
-fn merge_coplanar(verts: &[Point3], tris: &[[u32; 3]], tol: Real) -> Result<Vec<Vec<u32>>, String> {
+fn merge_coplanar(verts: &[Point3], tris: &[[u32; 3]], tol: Real) -> Result<Vec<Vec<u32>>, HullError> {
     let p = |i: u32| verts[i as usize];
     let normal = |t: &[u32; 3]| (p(t[1]) - p(t[0])).cross(&(p(t[2]) - p(t[0])));
     let mut by_edge: HashMap<(u32, u32), usize> = HashMap::new();
@@ -205,7 +259,7 @@ fn merge_coplanar(verts: &[Point3], tris: &[[u32; 3]], tol: Real) -> Result<Vec<
 }
 
 /// The boundary of a merged face as one simple loop.
-fn boundary_loop(tris: &[[u32; 3]], members: &[usize], face_of: &[usize]) -> Result<Vec<u32>, String> {
+fn boundary_loop(tris: &[[u32; 3]], members: &[usize], face_of: &[usize]) -> Result<Vec<u32>, HullError> {
     let id = face_of[members[0]];
     let mut inner: HashMap<(u32, u32), ()> = HashMap::new();
     for &m in members {
@@ -221,22 +275,22 @@ fn boundary_loop(tris: &[[u32; 3]], members: &[usize], face_of: &[usize]) -> Res
         for k in 0..3 {
             let (a, b) = (t[k], t[(k + 1) % 3]);
             if !inner.contains_key(&(b, a)) && next.insert(a, b).is_some() {
-                return Err("a merged hull face is not a simple polygon".into());
+                return Err(HullError::FaceNotSimple);
             }
         }
     }
-    let Some(&start) = next.keys().min() else { return Err("a merged hull face has no boundary".into()) };
+    let Some(&start) = next.keys().min() else { return Err(HullError::FaceWithoutBoundary) };
     let mut l = vec![start];
     let mut v = next[&start];
     while v != start {
         if l.len() > next.len() {
-            return Err("a merged hull face has a broken boundary".into());
+            return Err(HullError::FaceBrokenBoundary);
         }
         l.push(v);
-        v = *next.get(&v).ok_or("a merged hull face has an open boundary")?;
+        v = *next.get(&v).ok_or(HullError::FaceOpenBoundary)?;
     }
     if l.len() != next.len() {
-        return Err("a merged hull face has several boundaries".into());
+        return Err(HullError::FaceSeveralBoundaries);
     }
     Ok(l)
 }
@@ -244,7 +298,7 @@ fn boundary_loop(tris: &[[u32; 3]], members: &[usize], face_of: &[usize]) -> Res
 /// Drops loop vertices lying on the segment between their loop neighbours (points in
 /// the middle of a hull edge). A vertex stays only where it is a corner of at least
 /// three faces, so both faces along an edge drop it together.
-fn drop_collinear(verts: &[Point3], loops: &mut [Vec<u32>], tol: Real) -> Result<(), String> {
+fn drop_collinear(verts: &[Point3], loops: &mut [Vec<u32>], tol: Real) -> Result<(), HullError> {
     let mut corners: HashMap<u32, usize> = HashMap::new();
     for l in loops.iter() {
         let n = l.len();
@@ -261,14 +315,14 @@ fn drop_collinear(verts: &[Point3], loops: &mut [Vec<u32>], tol: Real) -> Result
     for l in loops.iter_mut() {
         l.retain(|v| corners.get(v).copied().unwrap_or(0) >= 3);
         if l.len() < 3 {
-            return Err("a hull face degenerated to fewer than 3 corners".into());
+            return Err(HullError::FaceTooFewCorners);
         }
     }
     Ok(())
 }
 
 /// Plane of a loop by Newell's method; the offset is the mean over the corners.
-fn newell_plane(verts: &[Point3], l: &[u32]) -> Result<(Vector3, Real), String> {
+fn newell_plane(verts: &[Point3], l: &[u32]) -> Result<(Vector3, Real), HullError> {
     let mut n = Vector3::zeros();
     let mut c = Vector3::zeros();
     for i in 0..l.len() {
@@ -278,7 +332,7 @@ fn newell_plane(verts: &[Point3], l: &[u32]) -> Result<(Vector3, Real), String> 
     }
     let len = n.norm();
     if len.is_nan() || len <= 0.0 {
-        return Err("a hull face has zero area".into());
+        return Err(HullError::FaceZeroArea);
     }
     let n = n / len;
     Ok((n, n.dot(&c) / l.len() as Real))

@@ -29,5 +29,6 @@ mod walk;
 
 pub use cache::{WarmStart, closest_features_cached};
 pub use feature::{Feature, FeaturePair};
+pub use hull::HullError;
 pub use polyhedron::ConvexPolyhedron;
 pub use walk::{ClosestFeatures, closest_features, fallback_count};

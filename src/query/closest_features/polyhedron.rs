@@ -7,7 +7,7 @@
 //! most four sides (Lin 1993 §3.2.4–3.2.5), the edges around each vertex in cyclic order, and the
 //! cells (`voronoi.rs`).
 use super::feature::Feat;
-use super::hull::hull_polygons;
+use super::hull::{HullError, hull_polygons};
 use super::voronoi::Cells;
 use crate::math::{Point3, Real, Vector3};
 use crate::shape::SupportMap;
@@ -91,7 +91,7 @@ impl ConvexPolyhedron {
     /// The convex hull of `points`. Err for fewer than four points, non-finite
     /// coordinates, flat or collinear clouds, or a hull that fails the checks of
     /// `hull.rs`. Duplicate points and points inside faces or edges are fine.
-    pub fn from_points(points: &[Point3]) -> Result<Self, String> {
+    pub fn from_points(points: &[Point3]) -> Result<Self, HullError> {
         let hull = hull_polygons(points)?;
         let vertices = hull.vertices;
         let loops = hull.loops;
@@ -100,7 +100,7 @@ impl ConvexPolyhedron {
         for (p, l) in loops.iter().enumerate() {
             for i in 0..l.len() {
                 if directed.insert((l[i], l[(i + 1) % l.len()]), p as u32).is_some() {
-                    return Err("a hull edge is used twice in the same direction".into());
+                    return Err(HullError::EdgeUsedTwice);
                 }
             }
         }
@@ -113,7 +113,7 @@ impl ConvexPolyhedron {
                     continue;
                 }
                 if !directed.contains_key(&(b, a)) {
-                    return Err("the hull is not closed".into());
+                    return Err(HullError::NotClosed);
                 }
                 edge_of.insert((a, b), edges.len() as u32);
                 edges.push(Edge { tail: a, head: b, left: u32::MAX, right: u32::MAX });
@@ -121,7 +121,7 @@ impl ConvexPolyhedron {
         }
         let euler = vertices.len() as i64 - edges.len() as i64 + loops.len() as i64;
         if euler != 2 {
-            return Err(format!("the hull has Euler characteristic {euler}, not 2"));
+            return Err(HullError::EulerCharacteristic(euler));
         }
         let edge_id = |a: u32, b: u32| edge_of.get(&(a, b)).or_else(|| edge_of.get(&(b, a))).copied();
 
@@ -143,7 +143,7 @@ impl ConvexPolyhedron {
                     centroid += vertices[a as usize].coords;
                     let across = if (ia + 1) % l.len() == ib {
                         face_of_side.insert((a, b), first + k as u32);
-                        Feat::E(edge_id(a, b).ok_or("missing hull edge")?)
+                        Feat::E(edge_id(a, b).ok_or(HullError::MissingEdge)?)
                     } else if ib > ia {
                         // The diagonal towards the next piece of the strip.
                         Feat::F(first + k as u32 + 1)
@@ -186,13 +186,13 @@ impl ConvexPolyhedron {
             loop {
                 let w = out_of[&(p, v)];
                 ring_polygons.push(p);
-                ring_edges.push(edge_id(v, w).ok_or("missing hull edge")?);
+                ring_edges.push(edge_id(v, w).ok_or(HullError::MissingEdge)?);
                 p = directed[&(w, v)];
                 if p == p0 {
                     break;
                 }
                 if ring_edges.len() > edges.len() {
-                    return Err("a vertex's ring of faces does not close".into());
+                    return Err(HullError::OpenVertexRing);
                 }
             }
             // ring_edges[j] leaves polygon ring_polygons[j]; rotate so that edge j lies
@@ -219,7 +219,7 @@ impl ConvexPolyhedron {
         poly.cells = Cells::build(&poly, &vertex_polygons, &polygon_normals);
         let finite = |v: &Vector3| v.iter().all(|c| c.is_finite());
         if !poly.cells.planes.iter().all(|p| finite(&p.n) && p.w.is_finite()) {
-            return Err("degenerate hull (a Voronoi plane is undefined: coincident vertices?)".into());
+            return Err(HullError::VoronoiPlaneUndefined);
         }
         Ok(poly)
     }
