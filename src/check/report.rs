@@ -1,5 +1,11 @@
 //! The report of a check, as the contract's JSON and as text.
-use crate::math::Real;
+//!
+//! Every report and every contact event is built here ([`Report::new`],
+//! [`ContactEvent::from_ccd_contact`], [`ContactEvent::from_state_contact`]), so that the
+//! methods, the node's current-state verdict and the refusals write the same fields.
+use crate::ccd::pipeline::CcdContact;
+use crate::collision::{Body, CollisionWorld, StateContact};
+use crate::math::{Point3, Real};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -46,6 +52,38 @@ pub struct ContactEvent {
     /// Unit, from `other` towards `link`; `None` when the method gives none.
     pub normal: Option<[Real; 3]>,
     pub max_penetration_depth: Option<Real>,
+}
+
+impl ContactEvent {
+    /// A contact of `link` with `other` from `time_of_contact` at the world `point`; its
+    /// end, normal and depth unknown.
+    fn new(world: &CollisionWorld, link: usize, other: Body, time_of_contact: Real, point: Point3) -> Self {
+        Self {
+            link: world.body_name(Body::Link(link)).to_string(),
+            other: world.body_name(other).to_string(),
+            time_of_contact,
+            time_of_separation: None,
+            point: point.coords.into(),
+            normal: None,
+            max_penetration_depth: None,
+        }
+    }
+
+    /// A contact event the CCD pipeline found: its entry, exit, point and normal (its
+    /// depth is measured later).
+    pub fn from_ccd_contact(world: &CollisionWorld, contact: &CcdContact) -> Self {
+        Self {
+            time_of_separation: contact.time_of_separation,
+            normal: contact.normal.map(|n| n.into()),
+            ..Self::new(world, contact.link, contact.other, contact.time_of_contact, contact.point)
+        }
+    }
+
+    /// A contact found in one configuration (a sampled state, the current state), taken
+    /// as beginning at `time`: no end, normal or depth.
+    pub fn from_state_contact(world: &CollisionWorld, contact: &StateContact, time: Real) -> Self {
+        Self::new(world, contact.link, contact.other, time, contact.point)
+    }
 }
 
 /// Which part of the certified method decided its verdict.
@@ -139,10 +177,12 @@ pub struct UnprovenPair {
 }
 
 impl Report {
-    /// The report for input that could not be checked.
-    pub fn invalid(method: &str, tolerance: Real, error: String) -> Self {
+    /// A report of `method` with this verdict and tolerance and nothing else: no
+    /// contact, measure, error or warning, not certified, no time spent. Each method
+    /// fills in what it found.
+    pub fn new(method: &str, verdict: Verdict, tolerance: Real) -> Self {
         Self {
-            verdict: Verdict::Invalid,
+            verdict,
             certified: false,
             method: method.to_string(),
             time_of_contact: None,
@@ -152,7 +192,7 @@ impl Report {
             min_clearance: None,
             tolerance,
             elapsed_ms: 0.0,
-            error: Some(error),
+            error: None,
             states_checked: None,
             decided_by: None,
             unproven: None,
@@ -163,6 +203,11 @@ impl Report {
             warnings: Vec::new(),
             first_only: false,
         }
+    }
+
+    /// The report for input that could not be checked.
+    pub fn invalid(method: &str, tolerance: Real, error: String) -> Self {
+        Self { error: Some(error), ..Self::new(method, Verdict::Invalid, tolerance) }
     }
 
     /// The clearance the report proves: the closest approach's lower bound (no checked

@@ -84,15 +84,7 @@ pub fn check_sampled(input: &CheckInput, options: &SampledOptions) -> Report {
                 first = Some((t, k));
             }
             open.push((c.link, c.other, events.len()));
-            events.push(ContactEvent {
-                link: world.body_name(Body::Link(c.link)).to_string(),
-                other: world.body_name(c.other).to_string(),
-                time_of_contact: t,
-                time_of_separation: None,
-                point: c.point.coords.into(),
-                normal: None,
-                max_penetration_depth: None,
-            });
+            events.push(ContactEvent::from_state_contact(world, &c, t));
             if options.first_only {
                 break 'samples;
             }
@@ -101,25 +93,11 @@ pub fn check_sampled(input: &CheckInput, options: &SampledOptions) -> Report {
 
     let verdict = if events.is_empty() { Verdict::Uncertain } else { Verdict::Collision };
     Report {
-        verdict,
-        certified: false,
-        method: "sampled".into(),
         time_of_contact: first.map(|f| f.0),
         segment_index: first.map(|f| f.1),
         contacts: events,
-        max_penetration_depth: None,
-        min_clearance: None,
-        tolerance: options.tolerance,
         elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
-        error: None,
         states_checked: Some(states),
-        decided_by: None,
-        unproven: None,
-        closest_approach: None,
-        world_clearance: None,
-        self_clearance: None,
-        clearance_ok: None,
-        warnings: Vec::new(),
-        first_only: false,
+        ..Report::new("sampled", verdict, options.tolerance)
     }
 }

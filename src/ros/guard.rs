@@ -360,22 +360,12 @@ impl Guard {
         self.current_state_colliding = Some(colliding);
         // The verdict on one configuration (method `current_state`): collision, or
         // collision_free for this state alone (never certified: no motion was checked).
-        let mut report = Report::invalid("current_state", 0.0, String::new());
-        report.error = None;
-        report.verdict = if colliding { crate::check::Verdict::Collision } else { crate::check::Verdict::CollisionFree };
-        report.contacts = contacts
-            .iter()
-            .map(|c| crate::check::ContactEvent {
-                link: world.robot.links[c.link].name.clone(),
-                other: world.body_name(c.other).to_string(),
-                time_of_contact: 0.0,
-                time_of_separation: None,
-                point: c.point.coords.into(),
-                normal: None,
-                max_penetration_depth: None,
-            })
-            .collect();
-        report.time_of_contact = colliding.then_some(0.0);
+        let verdict = if colliding { crate::check::Verdict::Collision } else { crate::check::Verdict::CollisionFree };
+        let report = Report {
+            contacts: contacts.iter().map(|c| crate::check::ContactEvent::from_state_contact(&world, c, 0.0)).collect(),
+            time_of_contact: colliding.then_some(0.0),
+            ..Report::new("current_state", verdict, 0.0)
+        };
         if colliding {
             log::warn!("current state: {} touches {}", report.contacts[0].link, report.contacts[0].other);
         }
