@@ -2,9 +2,10 @@
 use crate::collision::CollisionWorld;
 use crate::error::InputResult;
 use crate::motion::{JointMotion, JointState, Trajectory, load_joint_state, load_trajectory};
+use crate::robot::Robot;
+use crate::robot::description::{self, DescriptionSource};
 use crate::robot::resources::ResourceResolver;
 use crate::robot::srdf::DisabledPair;
-use crate::robot::{Robot, srdf, urdf};
 use crate::scene::{Scene, load_scene};
 use std::path::PathBuf;
 
@@ -25,14 +26,11 @@ pub struct CheckInput {
     pub motion: JointMotion,
 }
 
-/// The robot of `files` and its SRDF's disabled pairs.
+/// The robot of `files` and its SRDF's disabled pairs, by the node's path
+/// ([`description::load_robot`]).
 pub fn load_robot(files: &InputFiles, resolver: &ResourceResolver) -> InputResult<(Robot, Option<Vec<DisabledPair>>)> {
-    let robot = urdf::load_urdf(&files.urdf, resolver)?;
-    let disabled = match &files.srdf {
-        Some(path) => Some(srdf::parse_for_robot(&resolver.read_text(path)?, path, &robot)?),
-        None => None,
-    };
-    Ok((robot, disabled))
+    let srdf = files.srdf.as_deref().map(DescriptionSource::File);
+    Ok(description::load_robot(DescriptionSource::File(&files.urdf), srdf, resolver)?)
 }
 
 impl CheckInput {

@@ -11,10 +11,10 @@ use crate::check::{CheckInput, CheckOptions, Method, Report, check_trajectory};
 use crate::collision::{CollisionWorld, StateChecker};
 use crate::error::InputError;
 use crate::motion::{JointState, Trajectory};
+use crate::robot::description::{self, DescriptionError, DescriptionSource};
 use crate::robot::resources::{ResolveError, ResourceResolver};
-use crate::robot::{srdf, urdf};
 use crate::scene::{Scene, load_scene};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 /// Why a trajectory job cannot be checked, whatever the scene.
@@ -49,6 +49,17 @@ pub enum RobotLoadError {
     SceneFileUri { uri: String, problem: ResolveError },
     #[error(transparent)]
     SceneFile(InputError),
+}
+
+impl From<DescriptionError> for RobotLoadError {
+    fn from(error: DescriptionError) -> Self {
+        match error {
+            DescriptionError::Uri { uri, problem } => RobotLoadError::Uri { uri, problem },
+            DescriptionError::Read(e) => RobotLoadError::Read(e),
+            DescriptionError::Urdf(e) => RobotLoadError::Urdf(e),
+            DescriptionError::Srdf(e) => RobotLoadError::Srdf(e),
+        }
+    }
 }
 
 /// Why the node has no robot: every check is `invalid` and says this.
@@ -207,19 +218,13 @@ impl Guard {
     pub fn new(params: NodeParameters) -> Self {
         let resolver = ResourceResolver::from_env(params.package_dirs.clone());
         let mut guard = Self { params, resolver, scene: Err(NoRobot::NotYet), world: None, current_state_colliding: None, injected_panic: None };
-        let urdf_text = match (&guard.params.robot_description, &guard.params.urdf_file) {
-            (Some(text), _) => Some((text.clone(), PathBuf::from("robot_description"))),
-            (None, Some(uri)) => match guard.read_uri(uri) {
-                Ok((text, path)) => Some((text, path)),
-                Err(e) => {
-                    guard.scene = Err(e.into());
-                    None
-                }
-            },
+        let urdf = match (&guard.params.robot_description, &guard.params.urdf_file) {
+            (Some(text), _) => Some(DescriptionSource::Text { text, name: Path::new("robot_description") }),
+            (None, Some(uri)) => Some(DescriptionSource::Uri(uri)),
             (None, None) => None,
         };
-        if let Some((text, path)) = urdf_text {
-            guard.scene = guard.load_scene(&text, &path).map_err(NoRobot::from);
+        if let Some(urdf) = urdf {
+            guard.scene = guard.load_scene(urdf).map_err(NoRobot::from);
         }
         if let Err(e) = &guard.scene {
             log::error!("{e}");
@@ -247,21 +252,15 @@ impl Guard {
         &self.params
     }
 
-    fn read_uri(&self, uri: &str) -> Result<(String, PathBuf), RobotLoadError> {
-        let path = self.resolver.resolve(uri, Path::new("")).map_err(|problem| RobotLoadError::Uri { uri: uri.to_string(), problem })?;
-        let text = self.resolver.read_text(&path).map_err(RobotLoadError::Read)?;
-        Ok((text, path))
-    }
-
-    /// The planning scene of a URDF text: the robot, the SRDF's pairs, the scene file.
-    fn load_scene(&self, urdf_text: &str, urdf_path: &Path) -> Result<PlanningSceneState, RobotLoadError> {
-        let robot = urdf::parse_urdf(urdf_text, urdf_path, &self.resolver).map_err(RobotLoadError::Urdf)?;
+    /// The planning scene of a URDF: the robot, the SRDF's pairs, the scene file (the
+    /// robot by the command line's path, [`description::load_robot`]).
+    fn load_scene(&self, urdf: DescriptionSource) -> Result<PlanningSceneState, RobotLoadError> {
         let srdf = match (&self.params.robot_description_semantic, &self.params.srdf_file) {
-            (Some(text), _) => Some((text.clone(), PathBuf::from("robot_description_semantic"))),
-            (None, Some(uri)) => Some(self.read_uri(uri)?),
+            (Some(text), _) => Some(DescriptionSource::Text { text, name: Path::new("robot_description_semantic") }),
+            (None, Some(uri)) => Some(DescriptionSource::Uri(uri)),
             (None, None) => None,
         };
-        let disabled = srdf.map(|(text, path)| srdf::parse_for_robot(&text, &path, &robot).map_err(RobotLoadError::Srdf)).transpose()?;
+        let (robot, disabled) = description::load_robot(urdf, srdf, &self.resolver)?;
         let scene = match &self.params.scene_file {
             Some(uri) => {
                 let path = self.resolver.resolve(uri, Path::new("")).map_err(|problem| RobotLoadError::SceneFileUri { uri: uri.to_string(), problem })?;
@@ -278,7 +277,7 @@ impl Guard {
     /// robot that may no longer be the real one.
     pub fn set_robot_description(&mut self, urdf_text: &str) -> Result<(), RobotLoadError> {
         self.world = None;
-        let scene = match self.load_scene(urdf_text, Path::new("robot_description")) {
+        let scene = match self.load_scene(DescriptionSource::Text { text: urdf_text, name: Path::new("robot_description") }) {
             Ok(scene) => scene,
             Err(e) => {
                 self.scene = Err(NoRobot::Rejected(e.clone()));
