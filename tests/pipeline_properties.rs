@@ -1145,7 +1145,7 @@ fn pipeline_method_reports_what_the_pipeline_finds() {
     // Collision in the first segment of three waypoints.
     let input = build_input(dir.path(), &slider_robot("<sphere radius=\"0.05\"/>", [0.0; 3]), BOARD, ACROSS, None);
     let (report, stats) = check_pipeline(&input, &PipelineOptions::default(), 0.001);
-    assert_eq!((report.verdict, report.method.as_str(), report.certified), (Verdict::Collision, "pipeline", false));
+    assert_eq!((report.verdict, report.method.name(), report.certified), (Verdict::Collision, "pipeline", false));
     assert!((report.time_of_contact.unwrap() - 0.649).abs() < 1e-6, "{:?}", report.time_of_contact);
     assert_eq!(report.segment_index, Some(0));
     assert_eq!(stats.segments, 2);

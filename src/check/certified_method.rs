@@ -28,7 +28,7 @@
 //! (without a contact) the search to its tolerance.
 use super::CheckInput;
 use super::pipeline_method::pipeline_report;
-use super::report::{DecidedBy, Report, UnprovenPair, Verdict};
+use super::report::{DecidedBy, Report, ReportMethod, UnprovenPair, Verdict};
 use crate::ccd::culling::Culling;
 use crate::ccd::{PipelineOptions, Statistics, run_pipeline_except};
 use crate::certifier::certify::{Certifier, CertifierData, CertifierStats, CertifyOptions, Unproven};
@@ -71,7 +71,7 @@ pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &
         (clearance, apart) = measure();
     }
     let mut report = pipeline_report(world, &result, certify.tolerance);
-    report.method = "certified".into();
+    report.method = ReportMethod::Certified;
     let mut certifier_stats = CertifierStats::default();
     if result.contacts.is_empty() {
         let (outcome, stats) = certify_motion(world, motion, certify, &apart);

@@ -20,7 +20,7 @@ pub mod run;
 pub mod sampled;
 
 pub use inputs::{CheckInput, InputFiles};
-pub use report::{ContactEvent, DecidedBy, Report, Verdict};
+pub use report::{ContactEvent, DecidedBy, Report, ReportMethod, Verdict};
 pub use run::{CheckOptions, CheckOutcome, check_trajectory};
 
 /// How a trajectory is checked.

@@ -1,7 +1,7 @@
 //! `--method pipeline`: the articulated CCD pipeline over the whole trajectory
 //! (exact first time of contact; no certificate).
 use super::CheckInput;
-use super::report::{ContactEvent, Report, Verdict};
+use super::report::{ContactEvent, Report, ReportMethod, Verdict};
 use crate::ccd::{PipelineOptions, PipelineResult, Statistics, run_pipeline};
 use crate::collision::CollisionWorld;
 use std::time::Instant;
@@ -24,6 +24,6 @@ pub fn pipeline_report(world: &CollisionWorld, result: &PipelineResult, toleranc
         time_of_contact: first.map(|c| c.time_of_contact),
         segment_index: first.map(|c| c.segment),
         contacts,
-        ..Report::new("pipeline", verdict, tolerance)
+        ..Report::new(ReportMethod::Pipeline, verdict, tolerance)
     }
 }

@@ -3,6 +3,7 @@
 //! Every report and every contact event is built here ([`Report::new`],
 //! [`ContactEvent::from_ccd_contact`], [`ContactEvent::from_state_contact`]), so that the
 //! methods, the node's current-state verdict and the refusals write the same fields.
+use super::Method;
 use crate::ccd::pipeline::CcdContact;
 use crate::collision::{Body, CollisionWorld, StateContact};
 use crate::math::{Point3, Real};
@@ -86,6 +87,38 @@ impl ContactEvent {
     }
 }
 
+/// What made a report: one of the three methods over a trajectory, or the node's check of
+/// its current configuration (`current_state`, one state, never a motion).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReportMethod {
+    Certified,
+    Pipeline,
+    Sampled,
+    CurrentState,
+}
+
+impl ReportMethod {
+    pub fn name(self) -> &'static str {
+        match self {
+            ReportMethod::Certified => "certified",
+            ReportMethod::Pipeline => "pipeline",
+            ReportMethod::Sampled => "sampled",
+            ReportMethod::CurrentState => "current_state",
+        }
+    }
+}
+
+impl From<Method> for ReportMethod {
+    fn from(method: Method) -> Self {
+        match method {
+            Method::Certified => ReportMethod::Certified,
+            Method::Pipeline => ReportMethod::Pipeline,
+            Method::Sampled => ReportMethod::Sampled,
+        }
+    }
+}
+
 /// Which part of the certified method decided its verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -109,7 +142,7 @@ impl DecidedBy {
 pub struct Report {
     pub verdict: Verdict,
     pub certified: bool,
-    pub method: String,
+    pub method: ReportMethod,
     pub time_of_contact: Option<Real>,
     pub segment_index: Option<usize>,
     pub contacts: Vec<ContactEvent>,
@@ -180,11 +213,11 @@ impl Report {
     /// A report of `method` with this verdict and tolerance and nothing else: no
     /// contact, measure, error or warning, not certified, no time spent. Each method
     /// fills in what it found.
-    pub fn new(method: &str, verdict: Verdict, tolerance: Real) -> Self {
+    pub fn new(method: ReportMethod, verdict: Verdict, tolerance: Real) -> Self {
         Self {
             verdict,
             certified: false,
-            method: method.to_string(),
+            method,
             time_of_contact: None,
             segment_index: None,
             contacts: Vec::new(),
@@ -206,7 +239,7 @@ impl Report {
     }
 
     /// The report for input that could not be checked.
-    pub fn invalid(method: &str, tolerance: Real, error: String) -> Self {
+    pub fn invalid(method: ReportMethod, tolerance: Real, error: String) -> Self {
         Self { error: Some(error), ..Self::new(method, Verdict::Invalid, tolerance) }
     }
 
@@ -252,7 +285,7 @@ impl Report {
     pub fn to_text(&self) -> String {
         let mut s = String::new();
         let certified = if self.certified { " (certified)" } else { "" };
-        let _ = writeln!(s, "verdict: {}{certified}   method: {}   {:.3} ms", self.verdict.name(), self.method, self.elapsed_ms);
+        let _ = writeln!(s, "verdict: {}{certified}   method: {}   {:.3} ms", self.verdict.name(), self.method.name(), self.elapsed_ms);
         if let Some(e) = &self.error {
             let _ = writeln!(s, "error: {e}");
         }
@@ -298,7 +331,7 @@ impl Report {
         if let Some(u) = &self.unproven {
             let _ = writeln!(s, "not proven free: {} <-> {} between {:.6} s and {:.6} s (within the tolerance)", u.link, u.other, u.from, u.to);
         }
-        if self.verdict == Verdict::Uncertain && self.method == "sampled" {
+        if self.verdict == Verdict::Uncertain && self.method == ReportMethod::Sampled {
             let _ = writeln!(s, "no sampled state collides; sampling proves nothing between samples");
         }
         s

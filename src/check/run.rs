@@ -55,7 +55,7 @@ pub fn check_trajectory(input: &CheckInput, options: &CheckOptions) -> CheckOutc
     // A motion the robot cannot make is not checked: `invalid`, naming where it leaves
     // its limits.
     if let Err(e) = check_position_limits(&input.world.robot, &input.motion) {
-        let report = Report::invalid(options.method.name(), options.tolerance, e.to_string());
+        let report = Report::invalid(options.method.into(), options.tolerance, e.to_string());
         return CheckOutcome { report, pipeline_stats: None, certifier_stats: None };
     }
     let pipeline_options = PipelineOptions { first_only: options.first_only, ..PipelineOptions::default() };

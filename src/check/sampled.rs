@@ -5,7 +5,7 @@
 //! nothing between samples, so the verdict is `collision` or `uncertain`, never
 //! `collision_free`.
 use super::CheckInput;
-use super::report::{ContactEvent, Report, Verdict};
+use super::report::{ContactEvent, Report, ReportMethod, Verdict};
 use crate::collision::{Body, StateChecker};
 use crate::math::Real;
 use std::time::Instant;
@@ -48,7 +48,7 @@ pub fn check_sampled(input: &CheckInput, options: &SampledOptions) -> Report {
     if total > MAX_STATES {
         let message =
             format!("the sampled method would check {total} states at --resolution {} (more than {MAX_STATES}); use a coarser resolution", options.resolution);
-        return Report::invalid("sampled", options.tolerance, message);
+        return Report::invalid(ReportMethod::Sampled, options.tolerance, message);
     }
     // (time, segment index, local time) of every sample, in order.
     let single = motion.segments.is_empty().then_some((motion.start_time(), 0, 0.0));
@@ -98,6 +98,6 @@ pub fn check_sampled(input: &CheckInput, options: &SampledOptions) -> Report {
         contacts: events,
         elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
         states_checked: Some(states),
-        ..Report::new("sampled", verdict, options.tolerance)
+        ..Report::new(ReportMethod::Sampled, verdict, options.tolerance)
     }
 }

@@ -82,7 +82,7 @@ fn parse_package_dir(s: &str) -> Result<(String, PathBuf), PackageDirError> {
 fn fail(args: &CheckArgs, message: String) -> i32 {
     eprintln!("ccd_guard check: {message}");
     if args.format == Format::Json {
-        emit(&format!("{}\n", Report::invalid(args.method.name(), args.tolerance, message).to_json()));
+        emit(&format!("{}\n", Report::invalid(args.method.into(), args.tolerance, message).to_json()));
     }
     2
 }

@@ -6,7 +6,7 @@ use crate::check::certified_method::check_certified;
 use crate::check::measures::{add_clearance, add_penetration_depths};
 use crate::check::pipeline_method::check_pipeline;
 use crate::check::sampled::{SampledOptions, check_sampled};
-use crate::check::{CheckInput, Report};
+use crate::check::{CheckInput, Report, ReportMethod};
 use crate::collision::CollisionWorld;
 use crate::error::InputResult;
 use crate::motion::parse_trajectory;
@@ -89,7 +89,7 @@ fn render(rows: &[(&DemoCase, Report)]) -> String {
         let note = match (case.name, r.verdict.name()) {
             ("thin", "uncertain") => "MISSED: the board is thinner than one 0.01 rad step; the CCD methods catch it",
             (_, "uncertain") => "sampling never proves a motion free",
-            ("thin", "collision") if r.method != "sampled" => "caught between two free waypoints",
+            ("thin", "collision") if r.method != ReportMethod::Sampled => "caught between two free waypoints",
             (_, "collision_free") if r.certified => "proven free by the certifier",
             (_, "collision_free") => "no contact anywhere along the motion (not certified)",
             (_, "collision") if r.decided_by == Some(crate::check::DecidedBy::Pipeline) => "decided by the pipeline",
@@ -100,8 +100,8 @@ fn render(rows: &[(&DemoCase, Report)]) -> String {
             (Some(clearance), _) => format!("clear {:.1} mm", clearance * 1e3),
             _ => "-".to_string(),
         };
-        let _ =
-            writeln!(s, "{:<9} {:<30} {:<9} {:<14} {:>10}  {:<26} {:<17} {}", case.name, case.expected, r.method, r.verdict.name(), toc, pair, measure, note);
+        let method = r.method.name();
+        let _ = writeln!(s, "{:<9} {:<30} {:<9} {:<14} {:>10}  {:<26} {:<17} {}", case.name, case.expected, method, r.verdict.name(), toc, pair, measure, note);
     }
     let _ = writeln!(s, "\nsampled: discrete checks every 0.01 rad of the largest joint motion (what MoveIt does).");
     let _ = writeln!(s, "pipeline: continuous collision detection of Redon et al. (exact time of first contact).");

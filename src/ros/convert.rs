@@ -124,7 +124,7 @@ pub fn verdict(report: &Report, header: msg::Header, source: &str, trajectory_st
         trajectory_stamp,
         verdict: report.verdict.name().to_string(),
         certified: report.certified,
-        method: report.method.clone(),
+        method: report.method.name().to_string(),
         time_of_contact: report.time_of_contact.unwrap_or(f64::NAN),
         segment_index: report.segment_index.map_or(-1, |i| i as i32),
         contacts,
@@ -165,6 +165,6 @@ pub fn concatenate(parts: &[msg::JointTrajectory]) -> Result<msg::JointTrajector
 /// An `invalid` verdict for input the node could not read or check (logged as a warning).
 pub fn invalid_verdict(source: &str, options: &crate::check::CheckOptions, error: impl std::fmt::Display) -> msg::CollisionVerdict {
     log::warn!("{source}: {error}");
-    let report = crate::check::Report::invalid(options.method.name(), options.tolerance, error.to_string());
+    let report = crate::check::Report::invalid(options.method.into(), options.tolerance, error.to_string());
     verdict(&report, msg::Header { stamp: msg::Time::now(), frame_id: String::new() }, source, msg::Time::default())
 }

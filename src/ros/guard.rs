@@ -363,7 +363,7 @@ impl Guard {
         let report = Report {
             contacts: contacts.iter().map(|c| crate::check::ContactEvent::from_state_contact(&world, c, 0.0)).collect(),
             time_of_contact: colliding.then_some(0.0),
-            ..Report::new("current_state", verdict, 0.0)
+            ..Report::new(crate::check::ReportMethod::CurrentState, verdict, 0.0)
         };
         if colliding {
             log::warn!("current state: {} touches {}", report.contacts[0].link, report.contacts[0].other);
@@ -396,7 +396,7 @@ impl Guard {
             }
             Err(error) => {
                 log::warn!("{}: invalid trajectory: {error}", job.source);
-                let mut report = Report::invalid(options.method.name(), options.tolerance, error.to_string());
+                let mut report = Report::invalid(options.method.into(), options.tolerance, error.to_string());
                 report.elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
                 CheckResult { verdict: self.verdict_message(&report, &job.source, job.stamp), markers: None }
             }

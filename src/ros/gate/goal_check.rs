@@ -157,7 +157,7 @@ impl Guard {
     pub fn check_goal(&mut self, gate: &GateGoal, options: &GateOptions) -> GoalVerdict {
         let stamp = gate.goal.trajectory.header.stamp;
         let invalid = |guard: &Self, error: GoalError| {
-            let report = Report::invalid(Method::Certified.name(), guard.parameters().check.tolerance, error.to_string());
+            let report = Report::invalid(Method::Certified.into(), guard.parameters().check.tolerance, error.to_string());
             let reason = refusal_reason(&report, options.min_clearance);
             log::warn!("{}: goal refused: {reason}", gate.source);
             GoalVerdict {
