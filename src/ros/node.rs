@@ -8,7 +8,7 @@ use super::gate::{GateWork, Relay, RelayError};
 use super::guard::{Guard, TrajectoryJob};
 use super::msg::{self, RosMessage};
 use super::names::{NameError, NodeNames};
-use super::parameters::{NodeParameters, ParameterError};
+use super::parameters::{NodeParameters, ParameterError, RequestIdentity};
 use super::work_queue::{Pushed, Work, WorkQueue};
 use super::worker::{Output, Queue, Request, Update, Worker};
 use ros2_client::dds::rustdds::DomainParticipantBuilder;
@@ -181,12 +181,12 @@ fn default_qos() -> QosProfile {
 
 /// How service requests carry their identity: from the parameter, else as the RMW that
 /// the environment names does it.
-fn service_mapping(parameter: &str) -> ServiceMapping {
+fn service_mapping(parameter: Option<RequestIdentity>) -> ServiceMapping {
     match parameter {
-        "cyclone" => ServiceMapping::Cyclone,
-        "basic" => ServiceMapping::Basic,
-        "enhanced" => ServiceMapping::Enhanced,
-        _ => match std::env::var("RMW_IMPLEMENTATION").as_deref() {
+        Some(RequestIdentity::Cyclone) => ServiceMapping::Cyclone,
+        Some(RequestIdentity::Basic) => ServiceMapping::Basic,
+        Some(RequestIdentity::Enhanced) => ServiceMapping::Enhanced,
+        None => match std::env::var("RMW_IMPLEMENTATION").as_deref() {
             Ok("rmw_cyclonedds_cpp") => ServiceMapping::Cyclone,
             _ => ServiceMapping::Enhanced,
         },
@@ -239,9 +239,9 @@ impl Transport {
         let service = names.resolve("~/check_trajectory")?;
         let service_name = Name::parse(&service).map_err(|problem| TransportError::GraphName { name: service.clone(), problem })?;
         let check_trajectory = node
-            .create_server(service_mapping(&params.service_mapping), &service_name, &ServiceTypeName::new("ccd_guard", "CheckTrajectory"), qos.clone(), qos)
+            .create_server(service_mapping(params.service_mapping), &service_name, &ServiceTypeName::new("ccd_guard", "CheckTrajectory"), qos.clone(), qos)
             .map_err(|problem| TransportError::Service { service: service.clone(), problem })?;
-        let mapping = service_mapping(&params.service_mapping);
+        let mapping = service_mapping(params.service_mapping);
         let gate = match params.gate_controllers.is_empty() {
             true => None,
             false => Some(Relay::new(&mut node, mapping, &gate_actions(names, params)?)?),

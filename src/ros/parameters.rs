@@ -30,9 +30,9 @@ pub struct NodeParameters {
     /// are taken as they are. Empty: the URDF root link.
     pub planning_frame: String,
     pub publish_markers: bool,
-    /// `enhanced` (rmw_fastrtps, rmw_connextdds) or `cyclone` (rmw_cyclonedds): how
-    /// service requests carry their identity. Empty: from `RMW_IMPLEMENTATION`.
-    pub service_mapping: String,
+    /// How service requests carry their identity. `None` (the parameter empty): as the
+    /// RMW that `RMW_IMPLEMENTATION` names does it.
+    pub service_mapping: Option<RequestIdentity>,
     /// The execution gate: the controllers it stands in front of (none: no gate).
     pub gate_controllers: Vec<String>,
     /// The namespace of the controllers' own actions (`/C/follow_joint_trajectory`
@@ -58,11 +58,37 @@ impl Default for NodeParameters {
             check_current_state: true,
             planning_frame: String::new(),
             publish_markers: true,
-            service_mapping: String::new(),
+            service_mapping: None,
             gate_controllers: Vec::new(),
             gate_controllers_namespace: "/".into(),
             gate: GateOptions::default(),
             gate_recheck_period: 0.5,
+        }
+    }
+}
+
+/// How service requests carry their identity: the values of the `service_mapping`
+/// parameter (ros2-client's service mappings).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RequestIdentity {
+    /// A sample identity, as rmw_fastrtps and rmw_connextdds send it.
+    Enhanced,
+    /// A request header, as rmw_cyclonedds sends it.
+    Cyclone,
+    /// No identity.
+    Basic,
+}
+
+impl RequestIdentity {
+    /// The parameter's value: `None` for the empty one (from the environment), `Err(())`
+    /// for a value that is none of them.
+    fn parse(value: &str) -> Result<Option<Self>, ()> {
+        match value {
+            "" => Ok(None),
+            "enhanced" => Ok(Some(RequestIdentity::Enhanced)),
+            "cyclone" => Ok(Some(RequestIdentity::Cyclone)),
+            "basic" => Ok(Some(RequestIdentity::Basic)),
+            _ => Err(()),
         }
     }
 }
@@ -179,10 +205,7 @@ impl NodeParameters {
                 "publish_markers" => p.publish_markers = value.as_bool().ok_or_else(|| bad("true or false"))?,
                 "service_mapping" => {
                     let s = string(value).ok_or_else(|| bad("a string"))?;
-                    if !["", "enhanced", "cyclone", "basic"].contains(&s.as_str()) {
-                        return Err(bad("enhanced, cyclone or basic"));
-                    }
-                    p.service_mapping = s;
+                    p.service_mapping = RequestIdentity::parse(&s).map_err(|()| bad("enhanced, cyclone or basic"))?;
                 }
                 "gate_controllers" => {
                     // A list, as params files and launch files give it; a string (as
