@@ -5,7 +5,7 @@ use crate::check::Report;
 use crate::error::InputError;
 use crate::math::{Isometry3, Point3};
 use crate::motion::{JointState, RawPoint, Trajectory, validate_trajectory};
-use crate::scene::{PoseError, PrimitiveError, pose_from_parts, solid_primitive};
+use crate::scene::{PoseError, PrimitiveError, PrimitiveKind, pose_from_parts, solid_primitive};
 use crate::shape::{MeshError, Shape, TriMesh};
 use std::sync::Arc;
 
@@ -83,14 +83,14 @@ pub fn isometry(pose: &msg::Pose) -> Result<Isometry3, PoseError> {
 /// A solid primitive as a shape (`shape_msgs/SolidPrimitive`, as scene files give them).
 pub fn primitive_shape(primitive: &msg::SolidPrimitive) -> Result<Shape, ShapeMessageError> {
     let kind = match primitive.kind {
-        msg::SolidPrimitive::BOX => "box",
-        msg::SolidPrimitive::SPHERE => "sphere",
-        msg::SolidPrimitive::CYLINDER => "cylinder",
-        msg::SolidPrimitive::CONE => "cone",
+        msg::SolidPrimitive::BOX => PrimitiveKind::Box,
+        msg::SolidPrimitive::SPHERE => PrimitiveKind::Sphere,
+        msg::SolidPrimitive::CYLINDER => PrimitiveKind::Cylinder,
+        msg::SolidPrimitive::CONE => PrimitiveKind::Cone,
         msg::SolidPrimitive::PRISM => return Err(ShapeMessageError::Prism),
         other => return Err(ShapeMessageError::UnknownPrimitive(other)),
     };
-    Ok(solid_primitive(kind, &primitive.dimensions).expect("a primitive kind")?)
+    Ok(solid_primitive(kind, &primitive.dimensions)?)
 }
 
 /// A `shape_msgs/Mesh` as a triangle mesh.

@@ -1,6 +1,6 @@
 //! Scene files (YAML) as in the contract: `moveit_msgs/CollisionObject` with
 //! `shape_msgs/SolidPrimitive` dimension conventions.
-use super::object_parts::{PoseError, pose_from_parts, solid_primitive};
+use super::object_parts::{PoseError, PrimitiveKind, pose_from_parts, solid_primitive};
 use super::octomap_stream::voxel_map_from_bytes;
 use super::{Obstacle, Scene};
 use crate::error::{InputError, InputResult};
@@ -94,12 +94,14 @@ fn object_shape(entry: &ObjectEntry, what: &str, path: &Path, resolver: &Resourc
         let mesh_path = resolver.resolve(uri, path).map_err(|e| InputError::new(e.to_string()).at(format!("{what}.mesh")))?;
         return Ok(Shape::TriMesh(std::sync::Arc::new(crate::robot::load_mesh(resolver, &mesh_path, scale)?)));
     }
+    let Some(kind) = PrimitiveKind::from_name(&entry.kind) else {
+        return Err(InputError::new(format!("unknown type '{}' (box, sphere, cylinder, cone, mesh or octomap)", entry.kind)).at(format!("{what}.type")));
+    };
     let dimensions = entry.dimensions.as_deref().unwrap_or_default();
-    match solid_primitive(&entry.kind, dimensions) {
-        Some(Ok(shape)) => Ok(shape),
-        Some(Err(_)) if entry.dimensions.is_none() => Err(InputError::new(format!("a {} needs dimensions", entry.kind)).at(what.to_string())),
-        Some(Err(e)) => Err(InputError::new(e.to_string()).at(format!("{what}.dimensions"))),
-        None => Err(InputError::new(format!("unknown type '{}' (box, sphere, cylinder, cone, mesh or octomap)", entry.kind)).at(format!("{what}.type"))),
+    match solid_primitive(kind, dimensions) {
+        Ok(shape) => Ok(shape),
+        Err(_) if entry.dimensions.is_none() => Err(InputError::new(format!("a {} needs dimensions", entry.kind)).at(what.to_string())),
+        Err(e) => Err(InputError::new(e.to_string()).at(format!("{what}.dimensions"))),
     }
 }
 

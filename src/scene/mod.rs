@@ -4,7 +4,7 @@ mod object_parts;
 pub mod octomap_stream;
 
 pub use file::{load_scene, parse_scene};
-pub use object_parts::{PoseError, PrimitiveError, pose_from_parts, solid_primitive};
+pub use object_parts::{PoseError, PrimitiveError, PrimitiveKind, pose_from_parts, solid_primitive};
 
 use crate::math::Isometry3;
 use crate::shape::Shape;

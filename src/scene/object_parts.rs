@@ -4,36 +4,71 @@
 use crate::math::{Isometry3, Real, Translation3, UnitQuaternion, Vector3};
 use crate::shape::{Ball, Cone, Cuboid, Cylinder, Shape};
 
-/// The primitive `kind` (box, sphere, cylinder, cone) with its dimensions: box
-/// [x, y, z]; sphere [radius]; cylinder and cone [height, radius], axis along z.
-/// `None` for a kind that is not a primitive; `Err` for wrong dimensions.
-pub fn solid_primitive(kind: &str, dimensions: &[Real]) -> Option<Result<Shape, PrimitiveError>> {
-    let count = match kind {
-        "box" => 3,
-        "sphere" => 1,
-        "cylinder" | "cone" => 2,
-        _ => return None,
-    };
+/// A solid primitive's type (`shape_msgs/SolidPrimitive`'s, which scene files name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrimitiveKind {
+    Box,
+    Sphere,
+    Cylinder,
+    Cone,
+}
+
+impl PrimitiveKind {
+    /// The kind a scene file's `type` names (`box`, `sphere`, `cylinder`, `cone`); `None`
+    /// for a type that is not a primitive.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "box" => Some(PrimitiveKind::Box),
+            "sphere" => Some(PrimitiveKind::Sphere),
+            "cylinder" => Some(PrimitiveKind::Cylinder),
+            "cone" => Some(PrimitiveKind::Cone),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PrimitiveKind::Box => "box",
+            PrimitiveKind::Sphere => "sphere",
+            PrimitiveKind::Cylinder => "cylinder",
+            PrimitiveKind::Cone => "cone",
+        }
+    }
+
+    /// How many dimensions it takes.
+    fn dimension_count(self) -> usize {
+        match self {
+            PrimitiveKind::Box => 3,
+            PrimitiveKind::Sphere => 1,
+            PrimitiveKind::Cylinder | PrimitiveKind::Cone => 2,
+        }
+    }
+}
+
+/// The primitive `kind` with its dimensions: box [x, y, z]; sphere [radius]; cylinder
+/// and cone [height, radius], axis along z. `Err` for wrong dimensions.
+pub fn solid_primitive(kind: PrimitiveKind, dimensions: &[Real]) -> Result<Shape, PrimitiveError> {
+    let count = kind.dimension_count();
     let d = dimensions;
     if d.len() != count {
-        return Some(Err(PrimitiveError::DimensionCount { kind: kind.to_string(), needed: count, found: d.len() }));
+        return Err(PrimitiveError::DimensionCount { kind, needed: count, found: d.len() });
     }
     if let Some(v) = d.iter().find(|v| !(v.is_finite() && **v > 0.0)) {
-        return Some(Err(PrimitiveError::NotPositive(*v)));
+        return Err(PrimitiveError::NotPositive(*v));
     }
-    Some(Ok(match kind {
-        "box" => Shape::Cuboid(Cuboid { half_extents: Vector3::new(d[0], d[1], d[2]) * 0.5 }),
-        "sphere" => Shape::Ball(Ball { radius: d[0] }),
-        "cylinder" => Shape::Cylinder(Cylinder { half_height: d[0] * 0.5, radius: d[1] }),
-        _ => Shape::Cone(Cone { half_height: d[0] * 0.5, radius: d[1] }),
-    }))
+    Ok(match kind {
+        PrimitiveKind::Box => Shape::Cuboid(Cuboid { half_extents: Vector3::new(d[0], d[1], d[2]) * 0.5 }),
+        PrimitiveKind::Sphere => Shape::Ball(Ball { radius: d[0] }),
+        PrimitiveKind::Cylinder => Shape::Cylinder(Cylinder { half_height: d[0] * 0.5, radius: d[1] }),
+        PrimitiveKind::Cone => Shape::Cone(Cone { half_height: d[0] * 0.5, radius: d[1] }),
+    })
 }
 
 /// Why a solid primitive's dimensions were refused.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum PrimitiveError {
-    #[error("a {kind} needs {needed} dimensions, found {found}")]
-    DimensionCount { kind: String, needed: usize, found: usize },
+    #[error("a {} needs {needed} dimensions, found {found}", kind.name())]
+    DimensionCount { kind: PrimitiveKind, needed: usize, found: usize },
     #[error("dimension {0} must be positive and finite")]
     NotPositive(Real),
 }
