@@ -7,6 +7,9 @@ use ccd_guard::math::Point3;
 use ccd_guard::partitioning::broad_phase::{BroadPhaseKind, SortAndSweep, UniformGrid, brute_force_pairs, choose_broad_phase, overlapping_pairs};
 use proptest::prelude::*;
 
+mod common;
+use common::rng::XorShift64;
+
 const INF: f64 = f64::INFINITY;
 
 fn aabb(mins: [f64; 3], maxs: [f64; 3]) -> Aabb {
@@ -147,27 +150,13 @@ proptest! {
     }
 }
 
-/// Deterministic xorshift for the long motion test.
-struct XorShift(u64);
-
-impl XorShift {
-    fn unit(&mut self) -> f64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        (x >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 #[test]
 fn sweep_is_incremental_over_smooth_motion() {
-    let mut rng = XorShift(0x1234_5678_9ABC_DEF1);
+    let mut rng = XorShift64::new(0x1234_5678_9ABC_DEF1);
     let n = 300;
-    let mut centers: Vec<[f64; 3]> = (0..n).map(|_| [0, 1, 2].map(|_| rng.unit() * 20.0)).collect();
-    let velocities: Vec<[f64; 3]> = (0..n).map(|_| [0, 1, 2].map(|_| (rng.unit() - 0.5) * 0.2)).collect();
-    let halves: Vec<[f64; 3]> = (0..n).map(|_| [0, 1, 2].map(|_| 0.2 + rng.unit() * 0.8)).collect();
+    let mut centers: Vec<[f64; 3]> = (0..n).map(|_| [0, 1, 2].map(|_| rng.f() * 20.0)).collect();
+    let velocities: Vec<[f64; 3]> = (0..n).map(|_| [0, 1, 2].map(|_| (rng.f() - 0.5) * 0.2)).collect();
+    let halves: Vec<[f64; 3]> = (0..n).map(|_| [0, 1, 2].map(|_| 0.2 + rng.f() * 0.8)).collect();
     let mut sweep = SortAndSweep::new();
     let mut total_pairs = 0;
     for _frame in 0..100 {
@@ -188,13 +177,13 @@ fn sweep_is_incremental_over_smooth_motion() {
 
 #[test]
 fn sweep_survives_teleporting_boxes() {
-    let mut rng = XorShift(42);
+    let mut rng = XorShift64::new(42);
     let mut sweep = SortAndSweep::new();
     for _ in 0..20 {
         let boxes: Vec<Aabb> = (0..300)
             .map(|_| {
-                let c = [0, 1, 2].map(|_| rng.unit() * 30.0);
-                aabb(c, c.map(|v| v + 1.0 + rng.unit()))
+                let c = [0, 1, 2].map(|_| rng.f() * 30.0);
+                aabb(c, c.map(|v| v + 1.0 + rng.f()))
             })
             .collect();
         assert_eq!(sweep.pairs(&boxes), brute_force_pairs(&boxes));
@@ -252,11 +241,11 @@ fn choice_follows_scene_statistics() {
     let few: Vec<Aabb> = (0..10).map(|i| cube([i as f64, 0.0, 0.0], 0.5)).collect();
     assert_eq!(choose_broad_phase(&few), BroadPhaseKind::SortAndSweep);
     // Many boxes of similar size: grid.
-    let mut rng = XorShift(7);
-    let similar: Vec<Aabb> = (0..500).map(|_| cube([0, 1, 2].map(|_| rng.unit() * 50.0), 0.5 + 0.2 * rng.unit())).collect();
+    let mut rng = XorShift64::new(7);
+    let similar: Vec<Aabb> = (0..500).map(|_| cube([0, 1, 2].map(|_| rng.f() * 50.0), 0.5 + 0.2 * rng.f())).collect();
     assert_eq!(choose_broad_phase(&similar), BroadPhaseKind::UniformGrid);
     // Many boxes of very unequal sizes: sweep.
-    let unequal: Vec<Aabb> = (0..500).map(|i| cube([0, 1, 2].map(|_| rng.unit() * 50.0), if i % 10 == 0 { 40.0 } else { 0.1 })).collect();
+    let unequal: Vec<Aabb> = (0..500).map(|i| cube([0, 1, 2].map(|_| rng.f() * 50.0), if i % 10 == 0 { 40.0 } else { 0.1 })).collect();
     assert_eq!(choose_broad_phase(&unequal), BroadPhaseKind::SortAndSweep);
     // An infinite box: sweep.
     let mut with_inf = similar.clone();

@@ -9,19 +9,11 @@ use ccd_guard::query::closest_features::{
 use ccd_guard::query::gjk;
 use std::f64::consts::PI;
 
-struct Rng(u64);
+mod common;
+use common::rng::SplitMix64;
 
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
+/// This file's draws, on the shared splitmix64 ([`SplitMix64`]).
+impl SplitMix64 {
     fn unit(&mut self) -> Vector3 {
         loop {
             let v = Vector3::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0));
@@ -35,12 +27,12 @@ impl Rng {
         UnitQuaternion::from_scaled_axis(self.unit() * self.range(0.0, PI))
     }
     fn index(&mut self, n: usize) -> usize {
-        ((self.next() * n as f64) as usize).min(n - 1)
+        ((self.f() * n as f64) as usize).min(n - 1)
     }
 }
 
 /// Random clouds of several kinds: in a box, on an ellipsoid, in a flat slab.
-fn random_cloud(rng: &mut Rng) -> Vec<Point3> {
+fn random_cloud(rng: &mut SplitMix64) -> Vec<Point3> {
     let n = 4 + rng.index(57);
     let axes = Vector3::new(rng.range(0.05, 0.5), rng.range(0.05, 0.5), rng.range(0.05, 0.5));
     let kind = rng.index(3);
@@ -146,7 +138,7 @@ fn brute_distance(pa: &[Point3], pose_a: &Isometry3, pb: &[Point3], pose_b: &Iso
 /// Moves B along the closest points' line so that case `case % 5` is a pair
 /// overlapping by 1 µm (1), well apart (2), apart by at most 1 µm (3), overlapping by at
 /// most 0.1 µm (4), or as placed (0).
-fn move_to_gap(case: usize, cp: &gjk::ClosestPoints, rng: &mut Rng, pb: &mut Isometry3) {
+fn move_to_gap(case: usize, cp: &gjk::ClosestPoints, rng: &mut SplitMix64, pb: &mut Isometry3) {
     let shift = match case % 5 {
         1 if cp.distance > 0.0 => Some(cp.distance - 1e-6),
         2 if cp.distance > 0.0 => Some(cp.distance + rng.range(1e-3, 0.1)),
@@ -192,7 +184,7 @@ fn check(label: &str, r: &ClosestFeatures, a: &ConvexPolyhedron, pa: &Isometry3,
     }
 }
 
-fn random_feature(rng: &mut Rng, p: &ConvexPolyhedron) -> Feature {
+fn random_feature(rng: &mut SplitMix64, p: &ConvexPolyhedron) -> Feature {
     match rng.index(3) {
         0 => Feature::Vertex(rng.index(p.vertex_count()) as u32),
         1 => Feature::Edge(rng.index(p.edge_count()) as u32),
@@ -210,7 +202,7 @@ fn kind(f: Feature) -> usize {
 
 #[test]
 fn random_pairs_match_gjk_and_brute_force() {
-    let mut rng = Rng(0x5eed_0001);
+    let mut rng = SplitMix64::new(0x5eed_0001);
     let mut kinds = [[0usize; 3]; 3];
     let mut skew_edge_pairs = 0;
     let (mut apart, mut close, mut overlapping) = (0, 0, 0);
@@ -375,7 +367,7 @@ fn cone_points(sides: usize, radius: Real, height: Real) -> Vec<Point3> {
 /// Random relative poses of two shapes, each query cold and warm started from the
 /// previous answer, against GJK.
 fn random_poses(label: &str, a: &ConvexPolyhedron, b: &ConvexPolyhedron, count: usize, seed: u64) {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut last = None;
     for i in 0..count {
         let pa = pose(Vector3::zeros(), rng.rotation());
@@ -551,7 +543,7 @@ fn flared_cells_settle_between_coplanar_pieces() {
 fn stress_random_pairs() {
     let n: usize = std::env::var("STRESS_N").ok().and_then(|s| s.parse().ok()).unwrap_or(20000);
     let seed: u64 = std::env::var("STRESS_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(99);
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let (mut fb, mut bad, mut badpen, mut maxerr) = (0, 0, 0, 0.0f64);
     for case in 0..n {
         let (ca, cb) = (random_cloud(&mut rng), random_cloud(&mut rng));
@@ -615,7 +607,7 @@ fn stress_shapes() {
         ConvexPolyhedron::from_points(&uv).unwrap(),
         sphere(200, 0.3),
     ];
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let (mut fb, mut bad, mut badpen, mut maxerr) = (0, 0, 0, 0.0f64);
     let mut last: Option<FeaturePair> = None;
     for case in 0..n {

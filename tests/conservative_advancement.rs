@@ -16,18 +16,12 @@ use ccd_guard::motion_bounds::conservative_advancement::{BoundingBall, advance, 
 use ccd_guard::query::gjk;
 use ccd_guard::shape::{Ball, Capsule, Cone, Cuboid, Cylinder, SupportMap};
 
-struct Rng(u64);
+mod common;
+use common::rng::Rng;
+
+/// This file's draws, on the shared xorshift64* ([`Rng`], from a raw state).
 impl Rng {
-    fn f(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545F4914F6CDD1D) >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, a: f64, b: f64) -> f64 {
-        a + (b - a) * self.f()
-    }
-    fn unit(&mut self) -> Vector3 {
+    fn unit_vector(&mut self) -> Vector3 {
         loop {
             let v = Vector3::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0));
             if v.norm() > 0.1 && v.norm() < 1.0 {
@@ -72,20 +66,20 @@ impl Motion {
 }
 
 fn random_motion(rng: &mut Rng) -> Motion {
-    let rotation = UnitQuaternion::from_scaled_axis(rng.unit() * rng.range(0.0, 3.0));
+    let rotation = UnitQuaternion::from_scaled_axis(rng.unit_vector() * rng.range(0.0, 3.0));
     Motion {
-        p: rng.unit() * rng.range(0.0, 0.8),
-        v: rng.unit() * rng.range(0.0, 0.6),
-        u: rng.unit(),
+        p: rng.unit_vector() * rng.range(0.0, 0.8),
+        v: rng.unit_vector() * rng.range(0.0, 0.6),
+        u: rng.unit_vector(),
         theta0: rng.range(-3.0, 3.0),
         omega: rng.range(-2.0, 2.0),
-        offset: Isometry3::from_parts(Translation3::from(rng.unit() * rng.range(0.0, 0.3)), rotation),
+        offset: Isometry3::from_parts(Translation3::from(rng.unit_vector() * rng.range(0.0, 0.3)), rotation),
     }
 }
 
 #[test]
 fn apart_means_apart_at_every_sampled_instant() {
-    let mut rng = Rng(0x9e3779b97f4a7c15);
+    let mut rng = Rng::from_state(0x9e3779b97f4a7c15);
     let (mut proven, mut cases) = (0, 0);
     for case in 0..3000 {
         let (fixed, _) = shape(&mut rng);
@@ -127,7 +121,7 @@ fn first_touch(fixed: &dyn SupportMap, moving: &dyn SupportMap, motion: &Motion,
 
 #[test]
 fn stretched_to_the_limit_stays_apart() {
-    let mut rng = Rng(0x2545f4914f6cdd1d);
+    let mut rng = Rng::from_state(0x2545f4914f6cdd1d);
     let (mut cases, mut near) = (0, 0);
     for case in 0..1500 {
         let (fixed, _) = shape(&mut rng);
@@ -136,8 +130,8 @@ fn stretched_to_the_limit_stays_apart() {
         // Head for the fixed shape's origin, to pass it at t_c: a third of the cases
         // slide only, a third slide and turn, a third are a rod spinning in place.
         let t_c = rng.range(0.4, 1.0);
-        motion.v = rng.unit() * rng.range(0.3, 1.0);
-        motion.p = -motion.v * t_c + rng.unit() * rng.range(0.0, 0.05);
+        motion.v = rng.unit_vector() * rng.range(0.3, 1.0);
+        motion.p = -motion.v * t_c + rng.unit_vector() * rng.range(0.0, 0.05);
         match case % 3 {
             0 => motion.omega = 0.0,
             1 => {}
@@ -145,7 +139,7 @@ fn stretched_to_the_limit_stays_apart() {
                 let half_length = rng.range(0.2, 0.4);
                 (moving, radius) = (Box::new(Cuboid { half_extents: Vector3::new(half_length, 0.01, 0.01) }), (half_length.powi(2) + 2e-4).sqrt());
                 motion.v = Vector3::zeros();
-                motion.p = rng.unit() * rng.range(0.1, 0.5);
+                motion.p = rng.unit_vector() * rng.range(0.1, 0.5);
                 motion.offset = Isometry3::identity();
                 motion.omega = rng.range(2.0, 6.0) * if rng.f() < 0.5 { -1.0 } else { 1.0 };
             }

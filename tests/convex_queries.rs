@@ -6,6 +6,9 @@ use ccd_guard::query::intersection::{intersection_point, triangle_box_overlap};
 use ccd_guard::shape::{Ball, Capsule, Cone, Cuboid, Cylinder, Shape, SupportMap, TriangleShape};
 use proptest::prelude::*;
 
+mod common;
+use common::rng::XorShift64;
+
 fn iso(x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64) -> Isometry3 {
     Isometry3::new(Vector3::new(x, y, z), Vector3::new(rx, ry, rz))
 }
@@ -82,13 +85,8 @@ fn triangle_at(p: Vector3, n: Vector3, d: Real, feature: Feature, size: Real, tu
 /// ~1e-8 m of distance (and `intersects` saying apart while the shapes overlapped).
 #[test]
 fn triangles_near_curved_rims() {
-    let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut uniform = move |lo: Real, hi: Real| {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        lo + (hi - lo) * ((rng >> 11) as Real / (1u64 << 53) as Real)
-    };
+    let mut rng = XorShift64::new(0x9e37_79b9_7f4a_7c15);
+    let mut uniform = move |lo: Real, hi: Real| rng.range(lo, hi);
     let mut cases = 0;
     for shape_kind in 0..3 {
         for feature in [Feature::Face, Feature::Edge, Feature::Corner] {

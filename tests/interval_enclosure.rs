@@ -9,6 +9,9 @@ use ccd_guard::math::{Isometry3, Matrix3, Point3, Translation3, UnitQuaternion, 
 use proptest::prelude::*;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
+mod common;
+use common::rng::XorShift64;
+
 // ---------------------------------------------------------------------------------------
 // Exact reference arithmetic.
 
@@ -172,31 +175,21 @@ fn ref_rotation(axis: &Vector3, theta: f64) -> [[Dd; 3]; 3] {
     })
 }
 
-/// Small deterministic generator for samples inside one proptest case.
-struct Rng(u64);
-
-impl Rng {
-    fn unit(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
+/// The draws of this file's samples inside one proptest case, on the small deterministic
+/// generator ([`XorShift64`]).
+impl XorShift64 {
     /// A member of `x`: an end point sometimes, else a uniform one.
     fn member(&mut self, x: Interval) -> f64 {
-        match (self.unit() * 8.0) as u32 {
+        match (self.f() * 8.0) as u32 {
             0 => x.lo,
             1 => x.hi,
-            _ => (x.lo + (x.hi - x.lo) * self.unit()).clamp(x.lo, x.hi),
+            _ => (x.lo + (x.hi - x.lo) * self.f()).clamp(x.lo, x.hi),
         }
     }
     fn unit_vector(&mut self) -> Vector3 {
-        if self.unit() < 0.25 {
+        if self.f() < 0.25 {
             let mut v = Vector3::zeros();
-            v[(self.unit() * 3.0) as usize] = if self.unit() < 0.5 { 1.0 } else { -1.0 };
+            v[(self.f() * 3.0) as usize] = if self.f() < 0.5 { 1.0 } else { -1.0 };
             return v;
         }
         loop {
@@ -248,7 +241,7 @@ proptest! {
 
     #[test]
     fn arithmetic_holds_exact_results(a in interval(), b in interval(), seed in any::<u64>()) {
-        let mut rng = Rng(seed | 1);
+        let mut rng = XorShift64::new(seed | 1);
         let (sum, diff, prod, quot) = (a + b, a - b, a * b, a / b);
         for _ in 0..24 {
             let x = rng.member(a);
@@ -375,7 +368,7 @@ proptest! {
 
     #[test]
     fn sin_cos_hold_true_values(x in angle_interval(), seed in any::<u64>()) {
-        let mut rng = Rng(seed | 1);
+        let mut rng = XorShift64::new(seed | 1);
         let (s, c) = (x.sin(), x.cos());
         prop_assert!(-1.0 <= s.lo && s.hi <= 1.0 && -1.0 <= c.lo && c.hi <= 1.0);
         for _ in 0..24 {
@@ -419,7 +412,7 @@ fn sin_cos_extrema_and_full_periods() {
 /// against the double-double reference (glibc is within about 0.52 ulp).
 #[test]
 fn libm_sin_cos_within_one_ulp() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = XorShift64::new(0x9e37_79b9_7f4a_7c15);
     let mut worst: f64 = 0.0;
     for i in 0..20_000 {
         let scale = [1e-8, 1.0, 10.0, 1e4][i % 4];
@@ -500,7 +493,7 @@ proptest! {
         lo in prop_oneof![4 => -7.0..7.0f64, 1 => -1e4..1e4f64, 1 => -1e-14..1e-14f64],
         width in prop_oneof![2 => Just(0.0), 1 => 0.0..1e-9f64, 2 => 0.0..1.0f64, 1 => 0.0..8.0f64],
     ) {
-        let mut rng = Rng(seed | 1);
+        let mut rng = XorShift64::new(seed | 1);
         let axis = rng.unit_vector();
         let angle = Interval::new(lo, lo + width);
         let set = IntervalPose::rotation_about(&axis, angle);
@@ -523,13 +516,13 @@ proptest! {
 
     #[test]
     fn chains_hold_sampled_poses_and_obb_corners(seed in any::<u64>()) {
-        let mut rng = Rng(seed | 1);
+        let mut rng = XorShift64::new(seed | 1);
         let origins: Vec<Isometry3> = (0..3).map(|_| rng.isometry()).collect();
         let axes: Vec<Vector3> = (0..3).map(|_| rng.unit_vector()).collect();
         let angles: Vec<Interval> = (0..3)
             .map(|_| {
                 let lo = rng.range(-4.0, 4.0);
-                let w = match (rng.unit() * 4.0) as u32 {
+                let w = match (rng.f() * 4.0) as u32 {
                     0 => 0.0,
                     1 => rng.range(0.0, 1e-6),
                     2 => rng.range(0.0, 0.5),
@@ -586,7 +579,7 @@ proptest! {
 
     #[test]
     fn prismatic_joints_hold_sampled_translations(seed in any::<u64>(), lo in -2.0..2.0f64, width in 0.0..1.0f64) {
-        let mut rng = Rng(seed | 1);
+        let mut rng = XorShift64::new(seed | 1);
         let origin = rng.isometry();
         let axis = rng.unit_vector();
         let distance = Interval::new(lo, lo + width);

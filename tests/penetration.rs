@@ -8,30 +8,21 @@ use ccd_guard::query::penetration::{Penetration, VertexCloud, directional_depth,
 use ccd_guard::shape::{Ball, Capsule, Cone, Cuboid, Cylinder, SupportMap};
 use nalgebra::{Point2, Vector2};
 
+mod common;
+use common::rng::SplitMix64;
+
 type P2 = Point2<f64>;
 type V2 = Vector2<f64>;
 
-/// splitmix64, so that cases are reproducible without a crate.
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [lo, hi).
-    fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
-    }
+/// This file's draws, on the shared splitmix64 ([`SplitMix64`]), so that cases are
+/// reproducible.
+impl SplitMix64 {
     fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }
     fn unit(&mut self) -> Vector3 {
         loop {
-            let v = Vector3::new(self.uniform(-1.0, 1.0), self.uniform(-1.0, 1.0), self.uniform(-1.0, 1.0));
+            let v = Vector3::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0));
             let n = v.norm();
             if n > 0.1 && n <= 1.0 {
                 return v / n;
@@ -39,8 +30,8 @@ impl Rng {
         }
     }
     fn pose(&mut self, spread: f64) -> Isometry3 {
-        let t = Vector3::new(self.uniform(-spread, spread), self.uniform(-spread, spread), self.uniform(-spread, spread));
-        let axis = self.unit() * self.uniform(0.0, std::f64::consts::PI);
+        let t = Vector3::new(self.range(-spread, spread), self.range(-spread, spread), self.range(-spread, spread));
+        let axis = self.unit() * self.range(0.0, std::f64::consts::PI);
         Isometry3::new(t, axis)
     }
 }
@@ -175,12 +166,12 @@ fn hull2(points: &[P2]) -> Vec<P2> {
 }
 
 /// A random convex polygon: points on an ellipse, or the hull of random points.
-fn random_polygon(rng: &mut Rng) -> Vec<P2> {
-    let c = V2::new(rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0));
+fn random_polygon(rng: &mut SplitMix64) -> Vec<P2> {
+    let c = V2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
     let n = 3 + rng.below(14);
     if rng.below(2) == 0 {
-        let (rx, ry, phi) = (rng.uniform(0.2, 1.5), rng.uniform(0.2, 1.5), rng.uniform(0.0, 6.3));
-        let mut angles: Vec<f64> = (0..n).map(|_| rng.uniform(0.0, std::f64::consts::TAU)).collect();
+        let (rx, ry, phi) = (rng.range(0.2, 1.5), rng.range(0.2, 1.5), rng.range(0.0, 6.3));
+        let mut angles: Vec<f64> = (0..n).map(|_| rng.range(0.0, std::f64::consts::TAU)).collect();
         angles.sort_by(f64::total_cmp);
         angles.dedup();
         let (s, co) = phi.sin_cos();
@@ -192,14 +183,14 @@ fn random_polygon(rng: &mut Rng) -> Vec<P2> {
             })
             .collect()
     } else {
-        let pts: Vec<P2> = (0..n + 3).map(|_| P2::from(c + V2::new(rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0)))).collect();
+        let pts: Vec<P2> = (0..n + 3).map(|_| P2::from(c + V2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)))).collect();
         hull2(&pts)
     }
 }
 
 #[test]
 fn planar_measures_against_brute_force() {
-    let mut rng = Rng(0x5eed_0004);
+    let mut rng = SplitMix64::new(0x5eed_0004);
     let (mut inside, mut checked_d, mut missed) = (0, 0, 0);
     let (mut worst_i, mut worst_d) = (0.0f64, 0.0f64);
     for case in 0..3000 {
@@ -231,8 +222,8 @@ fn planar_measures_against_brute_force() {
         }
         // D along random directions: the line {β d} clipped by the brute hull.
         for _ in 0..3 {
-            let ang = rng.uniform(0.0, std::f64::consts::TAU);
-            let d = V2::new(ang.cos(), ang.sin()) * rng.uniform(0.5, 2.0);
+            let ang = rng.range(0.0, std::f64::consts::TAU);
+            let d = V2::new(ang.cos(), ang.sin()) * rng.range(0.5, 2.0);
             let (mut lo, mut hi, mut miss) = (f64::NEG_INFINITY, f64::INFINITY, false);
             for (v, e) in &edges {
                 let (ed, ev) = (cross2(e, &d), cross2(e, &v.coords));
@@ -410,15 +401,15 @@ fn disjoint_shapes_have_no_depth() {
 }
 
 /// 4..=30 random points in a ball of random radius (their hull is the polytope).
-fn random_points(rng: &mut Rng) -> Vec<Point3> {
+fn random_points(rng: &mut SplitMix64) -> Vec<Point3> {
     let n = 4 + rng.below(27);
-    let r = rng.uniform(0.2, 1.0);
-    (0..n).map(|_| Point3::from(rng.unit() * r * rng.uniform(0.2, 1.0).cbrt())).collect()
+    let r = rng.range(0.2, 1.0);
+    (0..n).map(|_| Point3::from(rng.unit() * r * rng.range(0.2, 1.0).cbrt())).collect()
 }
 
 #[test]
 fn epa_matches_exact_facets_on_random_polytopes() {
-    let mut rng = Rng(0xe9a_0004);
+    let mut rng = SplitMix64::new(0xe9a_0004);
     let (mut cases, mut worst, mut worst_normal) = (0, 0.0f64, 0.0f64);
     let mut tries = 0;
     while cases < 2000 {
@@ -454,8 +445,8 @@ impl SupportMap for Cloud {
 }
 
 /// A random primitive or polytope, boxed, with its kind.
-fn random_shape(rng: &mut Rng) -> (Box<dyn SupportMap>, &'static str) {
-    let s = |rng: &mut Rng| rng.uniform(0.1, 0.6);
+fn random_shape(rng: &mut SplitMix64) -> (Box<dyn SupportMap>, &'static str) {
+    let s = |rng: &mut SplitMix64| rng.range(0.1, 0.6);
     match rng.below(6) {
         0 => (Box::new(Cuboid { half_extents: Vector3::new(s(rng), s(rng), s(rng)) }), "box"),
         1 => (Box::new(Ball { radius: s(rng) }), "ball"),
@@ -470,7 +461,7 @@ fn random_shape(rng: &mut Rng) -> (Box<dyn SupportMap>, &'static str) {
 /// depth against the MTD and against a bisection on the discrete test.
 #[test]
 fn random_primitive_pairs() {
-    let mut rng = Rng(0xd1_0004);
+    let mut rng = SplitMix64::new(0xd1_0004);
     let (mut cases, mut directional_checked) = (0, 0);
     let (mut worst_bisect, mut worst_along_normal) = (0.0f64, 0.0f64);
     let mut tries = 0;
@@ -538,7 +529,7 @@ fn degenerate_input() {
     let cone = Cone { half_height: 0.5, radius: 0.3 };
     let p = penetration_depth(&cone, &pose, &cone, &pose).expect("identical cones");
     check_translation(&cone, &pose, &cone, &pose, &p, "identical cones");
-    let pts = random_points(&mut Rng(7));
+    let pts = random_points(&mut SplitMix64::new(7));
     let exact = polytope_penetration_exact(&pts, &pose, &pts, &pose).unwrap();
     expect_depth(&VertexCloud(&pts), &pose, &VertexCloud(&pts), &pose, exact.depth, None, 1e-9, "identical polytopes");
     // Touching faces, edges, corners: depth 0 (to rounding).
@@ -608,7 +599,7 @@ fn unit_vertices() -> Vec<Point3> {
 /// Far from the origin (coordinates ~100 m) and small (~1 mm) the tolerances scale.
 #[test]
 fn far_and_small_shapes() {
-    let mut rng = Rng(0xfa_0004);
+    let mut rng = SplitMix64::new(0xfa_0004);
     for (offset, size) in [(100.0, 1.0), (0.0, 1e-3), (10.0, 1e-2)] {
         let mut cases = 0;
         while cases < 200 {
@@ -643,13 +634,13 @@ fn far_and_small_shapes() {
 /// exact facets, EPA on the vertices and EPA on the primitive agree.
 #[test]
 fn boxes_as_polytopes() {
-    let mut rng = Rng(0xb0c5_0004);
+    let mut rng = SplitMix64::new(0xb0c5_0004);
     let corners = |h: &Vector3| -> Vec<Point3> { unit_vertices().iter().map(|p| Point3::new(p.x * h.x, p.y * h.y, p.z * h.z)).collect() };
     let mut cases = 0;
     let mut worst = 0.0f64;
     while cases < 500 {
-        let ha = Vector3::new(rng.uniform(0.1, 0.6), rng.uniform(0.1, 0.6), rng.uniform(0.1, 0.6));
-        let hb = Vector3::new(rng.uniform(0.1, 0.6), rng.uniform(0.1, 0.6), rng.uniform(0.1, 0.6));
+        let ha = Vector3::new(rng.range(0.1, 0.6), rng.range(0.1, 0.6), rng.range(0.1, 0.6));
+        let hb = Vector3::new(rng.range(0.1, 0.6), rng.range(0.1, 0.6), rng.range(0.1, 0.6));
         let (pa, mut pb) = (rng.pose(0.2), rng.pose(0.6));
         if cases % 4 == 0 {
             // Same orientation: faces parallel, the worst ties.
@@ -676,21 +667,21 @@ fn boxes_as_polytopes() {
 #[test]
 #[ignore]
 fn stress_random_pairs() {
-    let mut rng = Rng(std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x0571_7e55));
+    let mut rng = SplitMix64::new(std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x0571_7e55));
     let (mut cases, mut tries, mut worst_gap) = (0, 0, 0.0f64);
     while cases < 20_000 {
         tries += 1;
-        let shape = |rng: &mut Rng| -> (Box<dyn SupportMap>, &'static str) {
+        let shape = |rng: &mut SplitMix64| -> (Box<dyn SupportMap>, &'static str) {
             match rng.below(4) {
                 0 => {
                     // Flat: points in a plane.
                     let n = 3 + rng.below(8);
-                    (Box::new(Cloud((0..n).map(|_| Point3::new(rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), 0.0)).collect())), "flat")
+                    (Box::new(Cloud((0..n).map(|_| Point3::new(rng.range(-0.5, 0.5), rng.range(-0.5, 0.5), 0.0)).collect())), "flat")
                 }
                 1 => {
                     let n = 2 + rng.below(3);
                     let d = rng.unit();
-                    (Box::new(Cloud((0..n).map(|_| Point3::from(d * rng.uniform(-0.5, 0.5))).collect())), "needle")
+                    (Box::new(Cloud((0..n).map(|_| Point3::from(d * rng.range(-0.5, 0.5))).collect())), "needle")
                 }
                 _ => random_shape(rng),
             }
@@ -745,7 +736,7 @@ fn witness_error(a: &dyn SupportMap, pa: &Isometry3, b: &dyn SupportMap, pb: &Is
 /// exact facets on random polytopes, EPA on random primitive pairs.
 #[test]
 fn witness_points_on_surfaces() {
-    let mut rng = Rng(0x0517_4e55);
+    let mut rng = SplitMix64::new(0x0517_4e55);
     let (mut cases, mut tries) = (0, 0);
     let (mut worst_epa, mut worst_exact, mut worst_primitive) = (0.0f64, 0.0f64, 0.0f64);
     let mut off = 0;

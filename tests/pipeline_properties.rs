@@ -59,7 +59,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 mod common;
-use common::{Rng, splitmix};
+use common::rng::{Rng, splitmix};
 
 type Pair = (usize, Body);
 

@@ -4,6 +4,9 @@
 use ccd_guard::math::{Point3, Triangle, Vector3};
 use ccd_guard::query::triangle_triangle::{segment_triangle_intersection, triangles_intersect};
 
+mod common;
+use common::rng::XorShift64;
+
 fn p(x: f64, y: f64, z: f64) -> Point3 {
     Point3::new(x, y, z)
 }
@@ -309,25 +312,10 @@ fn segment_triangle_cases() {
 // ---------------------------------------------------------------------------------------
 // Floating-point scenes at a larger scale.
 
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
+/// This file's draws, on the shared xorshift64 ([`XorShift64`]).
+impl XorShift64 {
     fn int(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
+        lo + (self.next_u64() % (hi - lo + 1) as u64) as i64
     }
     fn vec(&mut self, r: f64) -> Vector3 {
         Vector3::new(self.range(-r, r), self.range(-r, r), self.range(-r, r))
@@ -336,7 +324,7 @@ impl XorShift {
 
 #[test]
 fn float_crossing_and_slightly_separated() {
-    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    let mut rng = XorShift64::new(0x9E37_79B9_7F4A_7C15);
     for _ in 0..20_000 {
         let scale = [1e-3, 1.0, 1e3][rng.int(0, 2) as usize];
         let origin = Point3::from(rng.vec(10.0 * scale));
@@ -346,7 +334,7 @@ fn float_crossing_and_slightly_separated() {
             continue;
         }
         // A point inside `a`, and `b` built around it.
-        let (u, v) = (rng.unit(), rng.unit());
+        let (u, v) = (rng.f(), rng.f());
         let (u, v) = if u + v > 1.0 { (1.0 - u, 1.0 - v) } else { (u, v) };
         let x = a[0] + (a[1] - a[0]) * u + (a[2] - a[0]) * v;
         let v0 = rng.vec(scale);
@@ -489,9 +477,9 @@ fn to_float(t: [Ip; 3]) -> Triangle {
     t.map(|q| p(q[0] as f64, q[1] as f64, q[2] as f64))
 }
 
-fn random_int_pair(rng: &mut XorShift) -> ([Ip; 3], [Ip; 3]) {
+fn random_int_pair(rng: &mut XorShift64) -> ([Ip; 3], [Ip; 3]) {
     let r = [1, 2, 4][rng.int(0, 2) as usize];
-    let pt = |rng: &mut XorShift| -> Ip { [rng.int(-r, r) as i128, rng.int(-r, r) as i128, rng.int(-r, r) as i128] };
+    let pt = |rng: &mut XorShift64| -> Ip { [rng.int(-r, r) as i128, rng.int(-r, r) as i128, rng.int(-r, r) as i128] };
     let mut a = [pt(rng), pt(rng), pt(rng)];
     let mut b = [pt(rng), pt(rng), pt(rng)];
     match rng.int(0, 9) {
@@ -530,7 +518,7 @@ fn random_int_pair(rng: &mut XorShift) -> ([Ip; 3], [Ip; 3]) {
 
 #[test]
 fn agrees_with_exact_integer_reference() {
-    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+    let mut rng = XorShift64::new(0x2545_F491_4F6C_DD1D);
     // At least 200,000 pairs; more when optimised.
     let n = if cfg!(debug_assertions) { 200_000 } else { 1_000_000 };
     let (mut hits, mut coplanar, mut degenerate) = (0usize, 0usize, 0usize);
@@ -581,12 +569,12 @@ fn agrees_with_exact_integer_reference() {
 // built nearly coplanar, nearly touching, or with slivers, by rounding to the grid.
 
 /// A pair of integer triangles near each other; see above.
-fn near_pair(rng: &mut XorShift) -> ([Ip; 3], [Ip; 3]) {
+fn near_pair(rng: &mut XorShift64) -> ([Ip; 3], [Ip; 3]) {
     let bits = rng.int(3, 24) as u32;
     let r = (1i64 << bits) - 1;
     let half = (1i64 << 23) - 1 - r;
     let c = [rng.int(-half.max(0), half.max(0)), rng.int(-half.max(0), half.max(0)), rng.int(-half.max(0), half.max(0))];
-    let pt = |rng: &mut XorShift| -> Ip { [0, 1, 2].map(|k| (c[k] + rng.int(-r, r)) as i128) };
+    let pt = |rng: &mut XorShift64| -> Ip { [0, 1, 2].map(|k| (c[k] + rng.int(-r, r)) as i128) };
     let a = [pt(rng), pt(rng), pt(rng)];
     let mut b = [pt(rng), pt(rng), pt(rng)];
     // The point a0 + u (a1 - a0) + v (a2 - a0), rounded to the grid.
@@ -601,16 +589,16 @@ fn near_pair(rng: &mut XorShift) -> ([Ip; 3], [Ip; 3]) {
         }
         // A corner of b on (rounded) an edge or the face of a.
         3 => {
-            let u = rng.unit();
+            let u = rng.f();
             b[0] = comb(u, 0.0);
         }
         4 => {
-            let (u, v) = (rng.unit() * 0.5, rng.unit() * 0.5);
+            let (u, v) = (rng.f() * 0.5, rng.f() * 0.5);
             b[0] = comb(u, v);
         }
         // A sliver b (a rounded point of a segment).
         5 => {
-            let u = rng.unit();
+            let u = rng.f();
             b[2] = [0, 1, 2].map(|k| (b[0][k] as f64 + u * (b[1][k] - b[0][k]) as f64).round() as i128);
         }
         _ => {}
@@ -620,7 +608,7 @@ fn near_pair(rng: &mut XorShift) -> ([Ip; 3], [Ip; 3]) {
 
 #[test]
 fn float_grid_agrees_with_exact_reference() {
-    let mut rng = XorShift(0x5555_1234_9876_ABCD);
+    let mut rng = XorShift64::new(0x5555_1234_9876_ABCD);
     let n = if cfg!(debug_assertions) { 20_000 } else { 300_000 };
     let scale = 2f64.powi(-10);
     let (mut hits, mut extra_hits, mut worst) = (0, 0, 0.0f64);

@@ -1,6 +1,6 @@
 //! Damaged inputs built from valid seeds: bits flipped, truncated, ranges duplicated,
 //! spliced with another seed, bytes set to values parsers trip on, garbage appended.
-use super::Rng;
+use super::rng::Rng;
 
 /// Applies one to three mutations to `bytes`; `seeds` are the valid inputs to splice from.
 pub fn mutate(rng: &mut Rng, seeds: &[Vec<u8>], bytes: &mut Vec<u8>) {
