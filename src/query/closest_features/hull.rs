@@ -5,6 +5,17 @@
 //! merged into convex polygons, points in the middle of an edge or of a face are
 //! dropped, and the result is checked: closed and 2-manifold, Euler characteristic 2,
 //! every vertex beneath every face plane. Anything else is an `Err`, never a panic.
+//!
+//! `query::penetration::minkowski_facets` also takes a hull from parry after whitening,
+//! of the Minkowski difference's vertices, but it is not this one and does not share it:
+//! it orders the whitened axes by spread (here they come in the eigensolver's order, so
+//! parry sees other coordinates and may triangulate coplanar faces otherwise), keeps the
+//! last of equal whitened points (it needs a vertex pair per corner for its witnesses;
+//! here the first), takes any spread above 1e-20 of the largest as solid (here
+//! `check_solid`'s 1e-9 of the size and every principal spread positive), lets a
+//! panic in parry through (here it is an `Err`), and uses the triangles as they come,
+//! each only proposing a direction (here coplanar ones become one face and the
+//! polyhedron is checked). One helper for both would move both results by rounding.
 use crate::math::{Point3, Real, Vector3};
 use parry3d_f64::math::Vector as PVector;
 use std::collections::HashMap;

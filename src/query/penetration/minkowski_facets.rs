@@ -14,6 +14,13 @@
 //! `h(n) = max_a a·n − min_b b·n` evaluated on the vertices, so a facet whose normal is
 //! poorly rounded (a sliver) can only overestimate, and the minimum over the true
 //! facets is exact.
+//!
+//! `query::closest_features::hull` whitens and calls parry too, for Lin–Canny's
+//! polyhedra, and is kept apart on purpose: here the whitened axes are ordered by
+//! spread, the last of equal differences names the vertex pair of a corner, and the raw
+//! triangles are the facets; there coplanar triangles are merged into faces and the
+//! polyhedron is checked, with other flatness tolerances (see that module). Sharing one
+//! would change the hulls parry returns, and so the witnesses and depths, by rounding.
 use super::Penetration;
 use super::translational::penetration_depth;
 use super::vertex_cloud::VertexCloud;
