@@ -30,6 +30,10 @@ pub struct Element {
 
 impl Element {
     fn new(body: Body, shape: Shape, origin: Isometry3) -> Self {
+        if let Shape::TriMesh(mesh) = &shape {
+            // The mesh's convex bound is reduced now (once per mesh), not in a check.
+            mesh.hull();
+        }
         let local_obb = shape.local_obb();
         Self { body, shape, origin, local_obb, body_obb: placed_obb(&local_obb, &origin) }
     }

@@ -52,20 +52,6 @@ impl Shape {
         }
     }
 
-    /// A convex support map that holds the whole shape: the shape itself, a mesh's
-    /// convex hull, a voxel map's box.
-    pub fn convex_bound(&self) -> Box<dyn SupportMap + '_> {
-        match self {
-            Shape::TriMesh(m) => Box::new(m.hull()),
-            Shape::VoxelMap(m) => Box::new(m.local_aabb()),
-            Shape::Cuboid(s) => Box::new(*s),
-            Shape::Ball(s) => Box::new(*s),
-            Shape::Cylinder(s) => Box::new(*s),
-            Shape::Cone(s) => Box::new(*s),
-            Shape::Capsule(s) => Box::new(*s),
-        }
-    }
-
     /// The shape as a convex support map, `None` for meshes and voxel maps.
     pub fn as_support_map(&self) -> Option<&dyn SupportMap> {
         match self {

@@ -1,4 +1,9 @@
 //! Triangle meshes with their OBB hierarchy and the data needed for solid containment.
+//!
+//! A mesh also keeps its convex bound, the hull of a few extreme vertices grown by a
+//! margin ([`MeshHull`]); the reduction that picks them measures the margin with GJK, a
+//! query, so it is made above (`query::mesh_hull`, which gives `TriMesh::hull`) and kept
+//! here once made ([`TriMesh::hull_with`]).
 use crate::bounding_volume::Aabb;
 use crate::math::{Point3, Real, Triangle, Vector3};
 use crate::partitioning::ObbTree;
@@ -28,9 +33,9 @@ pub struct TriMesh {
     /// Every edge is shared by exactly two triangles: the mesh bounds a solid.
     closed: bool,
     /// A few extreme vertices, and how far every other vertex may lie outside their
-    /// hull: the hull of these grown by the margin holds the mesh.
-    hull_vertices: Vec<Point3>,
-    hull_margin: Real,
+    /// hull: the hull of these grown by the margin holds the mesh. Reduced when first
+    /// asked for.
+    hull: OnceLock<(Vec<Point3>, Real)>,
     /// The vertices arranged for exact support queries, built when first asked for.
     vertex_support: OnceLock<SupportTree>,
 }
@@ -51,11 +56,7 @@ impl TriMesh {
         let aabb = Aabb::from_points(triangles.iter().flatten().map(|&i| &vertices[i as usize]));
         let obb_tree = ObbTree::build(&vertices, &triangles);
         let (component_representatives, closed) = topology(&vertices, &triangles);
-        let mut distinct: Vec<Point3> = triangles.iter().flatten().map(|&i| vertices[i as usize]).collect();
-        distinct.sort_by(|a, b| a.coords.as_slice().partial_cmp(b.coords.as_slice()).expect("finite"));
-        distinct.dedup();
-        let (hull_vertices, hull_margin) = reduced_hull(&distinct);
-        Ok(Self { vertices, triangles, aabb, obb_tree, component_representatives, closed, hull_vertices, hull_margin, vertex_support: OnceLock::new() })
+        Ok(Self { vertices, triangles, aabb, obb_tree, component_representatives, closed, hull: OnceLock::new(), vertex_support: OnceLock::new() })
     }
 
     pub fn vertices(&self) -> &[Point3] {
@@ -79,9 +80,18 @@ impl TriMesh {
         &self.obb_tree
     }
 
-    /// The mesh's convex hull as a support map (every point of the mesh lies in it).
-    pub fn hull(&self) -> MeshHull<'_> {
-        MeshHull { vertices: &self.hull_vertices, margin: self.hull_margin }
+    /// The mesh's convex bound: the extreme vertices and margin that `reduce` picks from
+    /// the distinct vertices (those of the triangles, sorted, each position once) when
+    /// first asked for, kept with the mesh. `query::mesh_hull` is the one reduction (as
+    /// `TriMesh::hull`).
+    pub(crate) fn hull_with(&self, reduce: impl FnOnce(&[Point3]) -> (Vec<Point3>, Real)) -> MeshHull<'_> {
+        let (vertices, margin) = self.hull.get_or_init(|| {
+            let mut distinct: Vec<Point3> = self.triangles.iter().flatten().map(|&i| self.vertices[i as usize]).collect();
+            distinct.sort_by(|a, b| a.coords.as_slice().partial_cmp(b.coords.as_slice()).expect("finite"));
+            distinct.dedup();
+            reduce(&distinct)
+        });
+        MeshHull { vertices, margin: *margin }
     }
 
     /// The vertices as an exact support map (the support function of the mesh itself),
@@ -163,6 +173,13 @@ pub struct MeshHull<'a> {
     margin: Real,
 }
 
+impl<'a> MeshHull<'a> {
+    /// The hull of `vertices` grown by `margin`.
+    pub fn new(vertices: &'a [Point3], margin: Real) -> Self {
+        Self { vertices, margin }
+    }
+}
+
 impl SupportMap for MeshHull<'_> {
     fn margin(&self) -> Real {
         self.margin
@@ -170,54 +187,6 @@ impl SupportMap for MeshHull<'_> {
 
     fn core_support(&self, d: &Vector3) -> Point3 {
         super::support_map::farthest_along(self.vertices, d).unwrap_or_else(Point3::origin)
-    }
-}
-
-/// Extreme vertices along many directions (a Fibonacci sphere), and the largest
-/// distance of any vertex from their hull (an upper bound, from GJK), rounded up.
-fn reduced_hull(points: &[Point3]) -> (Vec<Point3>, Real) {
-    const DIRECTIONS: usize = 200;
-    if points.len() <= DIRECTIONS / 4 {
-        return (points.to_vec(), 0.0);
-    }
-    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
-    let mut chosen: Vec<usize> = (0..DIRECTIONS)
-        .map(|k| {
-            let z = 1.0 - 2.0 * (k as Real + 0.5) / DIRECTIONS as Real;
-            let r = (1.0 - z * z).sqrt();
-            let d = Vector3::new(r * (golden * k as Real).cos(), r * (golden * k as Real).sin(), z);
-            (0..points.len()).max_by(|&a, &b| points[a].coords.dot(&d).total_cmp(&points[b].coords.dot(&d))).expect("points")
-        })
-        .collect();
-    let identity = crate::math::Isometry3::identity();
-    let scale = points.iter().map(|p| p.coords.norm()).fold(0.0, Real::max);
-    let tolerance = 1e-6 * (1.0 + scale);
-    // Add the vertices that stick out of the chosen ones' hull until none does by more
-    // than the tolerance; the margin covers what remains.
-    loop {
-        chosen.sort_unstable();
-        chosen.dedup();
-        let vertices: Vec<Point3> = chosen.iter().map(|&i| points[i]).collect();
-        let hull = MeshHull { vertices: &vertices, margin: 0.0 };
-        let outside: Vec<(usize, Real)> = points
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let ball = crate::shape::Ball { radius: 0.0 };
-                // GJK's distance is an upper bound of the true one.
-                let cp = crate::query::gjk::closest_points(&hull, &identity, &ball, &crate::math::Isometry3::translation(p.x, p.y, p.z));
-                (i, cp.distance)
-            })
-            .collect();
-        let far: Vec<usize> = outside.iter().filter(|(_, d)| *d > tolerance).map(|(i, _)| *i).collect();
-        if far.is_empty() || chosen.len() + far.len() >= points.len() {
-            if !far.is_empty() {
-                return (points.to_vec(), 0.0);
-            }
-            let margin = outside.iter().map(|(_, d)| *d).fold(0.0, Real::max);
-            return (vertices, margin * (1.0 + 1e-9) + 1e-12 * (1.0 + scale));
-        }
-        chosen.extend(far);
     }
 }
 
