@@ -71,3 +71,25 @@ fn nested_and_crossing_meshes() {
     assert!((p.x - 1.0).abs() <= 0.1 + 1e-9, "{p}");
     assert!(intersection_point(&inner, &at(1.3, 0.0, 0.0), &outer, &Isometry3::identity()).is_none());
 }
+
+/// A shape held inside another is at distance 0 whatever the cutoff: the surfaces may
+/// all lie beyond it (the 100,000-case randomized run of 2026-11-25 found the clearance
+/// search proving such a pair apart, its exact distance asked with a cutoff).
+#[test]
+fn held_inside_is_at_distance_zero_below_any_cutoff() {
+    use ccd_guard::query::distance::shape_distance;
+    let ball = Shape::Ball(Ball { radius: 0.1 });
+    let (m, id, inside) = (mesh(0.5), Isometry3::identity(), at(0.05, 0.0, 0.0));
+    for cutoff in [f64::INFINITY, 1.0, 0.3, 0.01, 1e-9] {
+        let d = shape_distance(&m, &id, &ball, &inside, cutoff).map(|cp| cp.distance);
+        assert_eq!(d, Some(0.0), "ball inside the mesh, cutoff {cutoff}");
+        let d = shape_distance(&ball, &inside, &m, &id, cutoff).map(|cp| cp.distance);
+        assert_eq!(d, Some(0.0), "the same, the other way round, cutoff {cutoff}");
+        let small = Shape::TriMesh(Arc::new(box_mesh(0.05)));
+        let d = shape_distance(&m, &id, &small, &inside, cutoff).map(|cp| cp.distance);
+        assert_eq!(d, Some(0.0), "mesh inside the mesh, cutoff {cutoff}");
+    }
+    // Outside, the cutoff still ends the query.
+    assert!(shape_distance(&m, &id, &ball, &at(1.0, 0.0, 0.0), 0.3).is_none());
+    assert!(shape_distance(&m, &id, &ball, &at(1.0, 0.0, 0.0), 0.5).is_some());
+}

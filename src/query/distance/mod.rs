@@ -19,7 +19,7 @@ pub use voxel_map::voxel_map_distance;
 use super::gjk::{self, ClosestPoints};
 use super::intersection::intersection_point;
 use crate::bounding_volume::Obb;
-use crate::math::{Isometry3, Real, Vector3};
+use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::shape::{Cuboid, Shape, SupportMap};
 
 /// The distance and closest points (world frame) of two placed shapes, if it is below
@@ -37,11 +37,14 @@ pub fn shape_distance(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometr
             Some(gjk::closest_points(sa, pose_a, sb, pose_b)).filter(|cp| cp.distance < cutoff)
         }
     };
+    let with_mesh = matches!(a, Shape::TriMesh(_)) || matches!(b, Shape::TriMesh(_));
+    let contact = |p: Point3| ClosestPoints { distance: 0.0, point_a: p, point_b: p };
     match found {
         // Surfaces apart: one solid may still hold the other.
-        Some(cp) if cp.distance > 0.0 && (matches!(a, Shape::TriMesh(_)) || matches!(b, Shape::TriMesh(_))) => {
-            Some(intersection_point(a, pose_a, b, pose_b).map_or(cp, |p| ClosestPoints { distance: 0.0, point_a: p, point_b: p }))
-        }
+        Some(cp) if cp.distance > 0.0 && with_mesh => Some(intersection_point(a, pose_a, b, pose_b).map_or(cp, contact)),
+        // No surface within the cutoff: one solid may still hold the other, and then
+        // the distance is 0, below any cutoff.
+        None if with_mesh => intersection_point(a, pose_a, b, pose_b).map(contact),
         other => other,
     }
 }
