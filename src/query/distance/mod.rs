@@ -17,7 +17,7 @@ pub use mesh_voxel_map::mesh_voxel_map_distance;
 pub use voxel_map::voxel_map_distance;
 
 use super::gjk::{self, ClosestPoints};
-use super::intersection::intersection_point;
+use super::intersection::{containment_point, intersection_point};
 use crate::bounding_volume::Obb;
 use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::shape::{Cuboid, Shape, SupportMap};
@@ -42,8 +42,9 @@ pub fn shape_distance(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometr
     match found {
         // Surfaces apart: one solid may still hold the other.
         Some(cp) if cp.distance > 0.0 && with_mesh => Some(intersection_point(a, pose_a, b, pose_b).map_or(cp, contact)),
-        // No surface within the cutoff: one solid may still hold the other, and then
-        // the distance is 0, below any cutoff.
+        // No surface within the cutoff (above 0, so the surfaces are apart): one solid
+        // may still hold the other, and then the distance is 0, below any cutoff.
+        None if with_mesh && cutoff > 0.0 => containment_point(a, pose_a, b, pose_b).map(contact),
         None if with_mesh => intersection_point(a, pose_a, b, pose_b).map(contact),
         other => other,
     }

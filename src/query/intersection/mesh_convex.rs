@@ -32,8 +32,14 @@ pub fn mesh_convex_intersection(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &
             }
         }
     }
-    // No surface contact: one shape may still lie entirely inside the other, which
-    // needs its box inside the other's box.
+    mesh_convex_containment(mesh, pose_mesh, convex, pose_convex)
+}
+
+/// A common world point of the mesh and the primitive if one lies entirely inside the
+/// other (which needs its box inside the other's box); the surfaces are not tested.
+pub fn mesh_convex_containment(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &Shape, pose_convex: &Isometry3) -> Option<Point3> {
+    let convex_in_mesh = pose_mesh.inv_mul(pose_convex);
+    let convex_obb = Obb::from_aabb(&convex.local_aabb());
     let convex_box = convex_obb.transformed_aabb(&convex_in_mesh);
     if convex_box.contains(&mesh.local_aabb()) {
         for rep in mesh.component_representatives() {

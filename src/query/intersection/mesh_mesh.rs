@@ -45,7 +45,13 @@ pub fn mesh_mesh_intersection(a: &TriMesh, pose_a: &Isometry3, b: &TriMesh, pose
             }
         }
     }
-    // No surface contact: a closed mesh may hold the other entirely.
+    mesh_mesh_containment(a, pose_a, b, pose_b)
+}
+
+/// A common world point of the two meshes if a closed one holds the other entirely;
+/// the surfaces are not tested.
+pub fn mesh_mesh_containment(a: &TriMesh, pose_a: &Isometry3, b: &TriMesh, pose_b: &Isometry3) -> Option<Point3> {
+    let b_in_a = pose_a.inv_mul(pose_b);
     for rep in b.component_representatives() {
         let p = b_in_a * rep;
         if a.contains_point(&p) {

@@ -14,8 +14,8 @@ mod triangle_convex;
 mod voxel_map;
 
 pub use convex_convex::convex_intersection;
-pub use mesh_convex::mesh_convex_intersection;
-pub use mesh_mesh::mesh_mesh_intersection;
+pub use mesh_convex::{mesh_convex_containment, mesh_convex_intersection};
+pub use mesh_mesh::{mesh_mesh_containment, mesh_mesh_intersection};
 pub use triangle_box::triangle_box_overlap;
 pub use triangle_convex::triangle_convex_intersection;
 pub use voxel_map::{voxel_map_intersection, voxels_touching};
@@ -32,5 +32,17 @@ pub fn intersection_point(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Iso
         (Shape::TriMesh(m), convex) => mesh_convex_intersection(m, pose_a, convex, pose_b),
         (convex, Shape::TriMesh(m)) => mesh_convex_intersection(m, pose_b, convex, pose_a),
         (ca, cb) => convex_intersection(ca, pose_a, cb, pose_b),
+    }
+}
+
+/// A world point shared by a mesh and another shape if one lies entirely inside the
+/// other, the surfaces not tested (for a caller that knows they are apart); `None` for
+/// shapes without a mesh.
+pub fn containment_point(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3) -> Option<Point3> {
+    match (a, b) {
+        (Shape::TriMesh(ma), Shape::TriMesh(mb)) => mesh_mesh_containment(ma, pose_a, mb, pose_b),
+        (Shape::TriMesh(m), convex) if convex.as_support_map().is_some() => mesh_convex_containment(m, pose_a, convex, pose_b),
+        (convex, Shape::TriMesh(m)) if convex.as_support_map().is_some() => mesh_convex_containment(m, pose_b, convex, pose_a),
+        _ => None,
     }
 }
