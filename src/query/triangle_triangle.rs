@@ -46,9 +46,10 @@
 //! - Triangles with a non-finite coordinate never intersect (`None`), and no `NaN` point is
 //!   ever returned. Coordinates should stay well below `1e100` in magnitude so that
 //!   products of three coordinate differences do not overflow.
-use std::ops::{Add, Index, Mul, Sub};
+use crate::math::{Point3, Real, Triangle, Vector3};
 
-use crate::math::{Point3, Real, Triangle};
+/// A triangle's corners as vectors, the internals' working type.
+type Tri = [Vector3; 3];
 
 /// A determinant at most `REL_EPS` times its permanent is treated as zero. The rounding
 /// error of the 3-D and 2-D orientation determinants as evaluated here is below about
@@ -81,11 +82,11 @@ pub const TOUCH_REL: Real = 1e-9;
 /// Cost: two plane-side rejections (about 40 flops each) come first; hits also pay for
 /// checking the point against both triangles.
 pub fn triangles_intersect(a: &Triangle, b: &Triangle) -> Option<Point3> {
-    triangles_intersect_v(&V::tri(a), &V::tri(b)).map(V::point)
+    triangles_intersect_v(&corners(a), &corners(b)).map(Point3::from)
 }
 
-/// [`triangles_intersect`] on the internal vector type.
-fn triangles_intersect_v(a: &Tri, b: &Tri) -> Option<V> {
+/// [`triangles_intersect`] on the corners as vectors.
+fn triangles_intersect_v(a: &Tri, b: &Tri) -> Option<Vector3> {
     // §5 case 2 for the plane of `b`: sides of the corners of `a`.
     let eb1 = b[1] - b[0];
     let eb2 = b[2] - b[0];
@@ -146,7 +147,7 @@ fn triangles_intersect_v(a: &Tri, b: &Tri) -> Option<V> {
     let (badness, p) = refine_point(a, b, hit?);
     // A contact that rests on snapped signs must also be a contact metrically.
     let accept = certain || badness <= TOUCH_REL * triangles_size(a, b);
-    Some(p).filter(|p| accept && p.is_finite())
+    Some(p).filter(|p| accept && is_finite(p))
 }
 
 /// Returns a point common to the closed segment `[p, q]` (which may be a single point) and
@@ -157,24 +158,23 @@ fn triangles_intersect_v(a: &Tri, b: &Tri) -> Option<V> {
 /// signs for the line through the triangle, or a 2-D test when the segment lies in the
 /// plane; a contact resting on a snapped sign is confirmed metrically ([`TOUCH_REL`]).
 pub fn segment_triangle_intersection(p: &Point3, q: &Point3, t: &Triangle) -> Option<Point3> {
-    let (p, q, t) = (V::of(p), V::of(q), V::tri(t));
-    segment_triangle_confirmed(&p, &q, &t).map(V::point)
+    segment_triangle_confirmed(&p.coords, &q.coords, &corners(t)).map(Point3::from)
 }
 
-/// [`segment_triangle_intersection`] on the internal vector type.
-fn segment_triangle_confirmed(p: &V, q: &V, t: &Tri) -> Option<V> {
+/// [`segment_triangle_intersection`] on the corners as vectors.
+fn segment_triangle_confirmed(p: &Vector3, q: &Vector3, t: &Tri) -> Option<Vector3> {
     let (x, certain) = segment_triangle(p, q, t)?;
     if certain {
         return Some(x);
     }
     let size = inf_norm(&(q - p)).max(triangles_size(t, t));
-    let badness = |x: &V| distance_to_segment(x, p, q).max(distance_to_triangle(x, t));
+    let badness = |x: &Vector3| distance_to_segment(x, p, q).max(distance_to_triangle(x, t));
     [x, *p, *q].into_iter().map(|x| (badness(&x), x)).filter(|(d, _)| *d <= TOUCH_REL * size).min_by(|u, v| u.0.total_cmp(&v.0)).map(|(_, x)| x)
 }
 
 /// [`segment_triangle_intersection`] without the metric confirmation; the flag says that
 /// no sign was snapped.
-fn segment_triangle(p: &V, q: &V, t: &Tri) -> Option<(V, bool)> {
+fn segment_triangle(p: &Vector3, q: &Vector3, t: &Tri) -> Option<(Vector3, bool)> {
     if !all_finite(&[*p, *q, *q]) || !all_finite(t) {
         return None;
     }
@@ -189,12 +189,12 @@ fn segment_triangle(p: &V, q: &V, t: &Tri) -> Option<(V, bool)> {
         let [dp, dq, _] = plane_sides(&n, &perm, &t[0], &[*p, *q, *q]);
         edge_triangle(p, q, dp, dq, t, &n)
     };
-    hit.filter(|(x, _)| x.is_finite())
+    hit.filter(|(x, _)| is_finite(x))
 }
 
 /// Segment `[p, q]` against the non-degenerate triangle `t` of normal `n`, given the
 /// snapped plane sides `dp`, `dq` of its ends. The flag says that no sign was snapped.
-fn edge_triangle(p: &V, q: &V, dp: Real, dq: Real, t: &Tri, n: &V) -> Option<(V, bool)> {
+fn edge_triangle(p: &Vector3, q: &Vector3, dp: Real, dq: Real, t: &Tri, n: &Vector3) -> Option<(Vector3, bool)> {
     if (dp > 0.0 && dq > 0.0) || (dp < 0.0 && dq < 0.0) || dp.is_nan() || dq.is_nan() {
         return None;
     }
@@ -215,7 +215,7 @@ fn edge_triangle(p: &V, q: &V, dp: Real, dq: Real, t: &Tri, n: &V) -> Option<(V,
 
 /// Two closed triangles intersect iff an edge of one meets the other (the corners of
 /// their common polygon lie on edges). Used when some plane side is zero.
-fn edges_meet_triangles(a: &Tri, b: &Tri, da: &[Real; 3], db: &[Real; 3], na: &V, nb: &V) -> Option<V> {
+fn edges_meet_triangles(a: &Tri, b: &Tri, da: &[Real; 3], db: &[Real; 3], na: &Vector3, nb: &Vector3) -> Option<Vector3> {
     for k in 0..3 {
         let k1 = (k + 1) % 3;
         if let Some((p, _)) = edge_triangle(&a[k], &a[k1], da[k], da[k1], b, nb) {
@@ -237,13 +237,13 @@ fn triangles_size(a: &Tri, b: &Tri) -> Real {
 /// candidate closest to lying in both: `p`, the corners, the edge–triangle crossings and
 /// the coplanar-projection points. Returns the larger of its distances to the two
 /// triangles, and the point. Runs only for hits.
-fn refine_point(a: &Tri, b: &Tri, p: V) -> (Real, V) {
-    let badness = |x: &V| distance_to_triangle(x, a).max(distance_to_triangle(x, b));
+fn refine_point(a: &Tri, b: &Tri, p: Vector3) -> (Real, Vector3) {
+    let badness = |x: &Vector3| distance_to_triangle(x, a).max(distance_to_triangle(x, b));
     let mut best = (badness(&p), p);
     if best.0 <= REFINE_REL * triangles_size(a, b) {
         return best;
     }
-    let mut consider = |x: Option<V>| {
+    let mut consider = |x: Option<Vector3>| {
         if let Some(x) = x {
             let d = badness(&x);
             if d < best.0 {
@@ -261,7 +261,7 @@ fn refine_point(a: &Tri, b: &Tri, p: V) -> (Real, V) {
     }
     for t in [a, b] {
         let n = (t[1] - t[0]).cross(&(t[2] - t[0]));
-        if n != V::ZERO {
+        if n != Vector3::zeros() {
             consider(coplanar_triangles(a, b, &n));
         }
     }
@@ -271,7 +271,7 @@ fn refine_point(a: &Tri, b: &Tri, p: V) -> (Real, V) {
 /// Euclidean distance from `x` to the closed triangle `t` (its spanned segment if it is
 /// degenerate): the distance to the plane if `x` projects inside, else to the nearest
 /// edge. Unlike barycentric closest-point formulas this stays accurate for slivers.
-fn distance_to_triangle(x: &V, t: &Tri) -> Real {
+fn distance_to_triangle(x: &Vector3, t: &Tri) -> Real {
     let (e1, e2) = (t[1] - t[0], t[2] - t[0]);
     let n = e1.cross(&e2);
     if is_degenerate(&n, &abs_cross(&e1, &e2)) {
@@ -285,7 +285,7 @@ fn distance_to_triangle(x: &V, t: &Tri) -> Real {
     (0..3).map(|k| distance_to_segment(x, &t[k], &t[(k + 1) % 3])).fold(Real::INFINITY, Real::min)
 }
 
-fn distance_to_segment(x: &V, p: &V, q: &V) -> Real {
+fn distance_to_segment(x: &Vector3, p: &Vector3, q: &Vector3) -> Real {
     let d = q - p;
     let l = d.norm_squared();
     let t = if l > 0.0 { ((x - p).dot(&d) / l).clamp(0.0, 1.0) } else { 0.0 };
@@ -294,7 +294,7 @@ fn distance_to_segment(x: &V, p: &V, q: &V) -> Real {
 
 /// §5 case 3: both triangles cross the other's plane; `da`/`db` are the snapped plane
 /// sides of the corners of `a` (w.r.t. the plane of `b`) and of `b` (w.r.t. `a`).
-fn transversal(a: &Tri, b: &Tri, da: [Real; 3], db: [Real; 3]) -> Option<(V, bool)> {
+fn transversal(a: &Tri, b: &Tri, da: [Real; 3], db: [Real; 3]) -> Option<(Vector3, bool)> {
     // Rotate each triangle so that corner 0 is alone on its side: corners 1 and 2 are on
     // the other side or on the plane (or corner 0 is on the plane and 1, 2 strictly on one
     // side). Rotation keeps the orientation, so the plane sides are unchanged.
@@ -329,7 +329,7 @@ fn transversal(a: &Tri, b: &Tri, da: [Real; 3], db: [Real; 3]) -> Option<(V, boo
     let k = lerp(&b[0], &b[1], db[0] / (db[0] - db[1]));
     let l = lerp(&b[0], &b[2], db[0] / (db[0] - db[2]));
     let d = (a[1] - a[0]).cross(&(a[2] - a[0])).cross(&(b[1] - b[0]).cross(&(b[2] - b[0])));
-    let at = |p: &V| p.dot(&d);
+    let at = |p: &Vector3| p.dot(&d);
     let lo = if at(&k) > at(&j) { k } else { j };
     let hi = if at(&l) < at(&i) { l } else { i };
     Some(((lo + hi) * 0.5, o1 != 0.0 && o2 != 0.0))
@@ -358,7 +358,7 @@ fn apex(d: &[Real; 3]) -> Option<(usize, Real)> {
 
 /// §5 case 1: coplanar triangles, tested in the coordinate plane that drops the largest
 /// component of the normal `n`. Corners inside the other triangle, then edge crossings.
-fn coplanar_triangles(a: &Tri, b: &Tri, n: &V) -> Option<V> {
+fn coplanar_triangles(a: &Tri, b: &Tri, n: &Vector3) -> Option<Vector3> {
     let (u, v) = projection_axes(n);
     let pa = project(a, u, v);
     let pb = project(b, u, v);
@@ -385,7 +385,7 @@ fn coplanar_triangles(a: &Tri, b: &Tri, n: &V) -> Option<V> {
 }
 
 /// A segment lying in the plane (normal `n`) of the non-degenerate triangle `t`.
-fn coplanar_segment_triangle(p: &V, q: &V, t: &Tri, n: &V) -> Option<V> {
+fn coplanar_segment_triangle(p: &Vector3, q: &Vector3, t: &Tri, n: &Vector3) -> Option<Vector3> {
     let (u, v) = projection_axes(n);
     let pp = [p[u], p[v]];
     let pq = [q[u], q[v]];
@@ -405,7 +405,7 @@ fn coplanar_segment_triangle(p: &V, q: &V, t: &Tri, n: &V) -> Option<V> {
 }
 
 /// Closed segments `[p, q]` and `[r, s]` in 3-D (either may be a point).
-fn segment_segment(p: &V, q: &V, r: &V, s: &V) -> Option<V> {
+fn segment_segment(p: &Vector3, q: &Vector3, r: &Vector3, s: &Vector3) -> Option<Vector3> {
     if orient3d(p, q, r, s) != 0.0 {
         return None;
     }
@@ -414,7 +414,7 @@ fn segment_segment(p: &V, q: &V, r: &V, s: &V) -> Option<V> {
     let w = s - r;
     let (rp, pr) = (r - p, p - r);
     let candidates = [(u, w), (u, rp), (w, pr)];
-    let mut best: Option<V> = None;
+    let mut best: Option<Vector3> = None;
     let mut best_norm = 0.0;
     for (x, y) in candidates {
         let n = x.cross(&y);
@@ -430,7 +430,7 @@ fn segment_segment(p: &V, q: &V, r: &V, s: &V) -> Option<V> {
             let t = segment_segment_2d(&[p[a], p[b]], &[q[a], q[b]], &[r[a], r[b]], &[s[a], s[b]])?;
             Some(lerp(p, q, t))
         }
-        None => collinear_overlap(&p.array(), &q.array(), &r.array(), &s.array()).map(|t| lerp(p, q, t)),
+        None => collinear_overlap(&coordinates(p), &coordinates(q), &coordinates(r), &coordinates(s)).map(|t| lerp(p, q, t)),
     }
 }
 
@@ -491,7 +491,7 @@ fn point_in_triangle_2d(x: &[Real; 2], t: &[[Real; 2]; 3]) -> bool {
 
 /// `((q - p) × (r - p)) · (s - p)`, snapped to 0 within tolerance.
 #[inline]
-fn orient3d(p: &V, q: &V, r: &V, s: &V) -> Real {
+fn orient3d(p: &Vector3, q: &Vector3, r: &Vector3, s: &Vector3) -> Real {
     let u = q - p;
     let v = r - p;
     let w = s - p;
@@ -509,7 +509,7 @@ fn orient2d(p: &[Real; 2], q: &[Real; 2], r: &[Real; 2]) -> Real {
 }
 
 /// The two segment ends spanning a degenerate triangle (its farthest pair of corners).
-fn spanned_segment(t: &Tri) -> (V, V) {
+fn spanned_segment(t: &Tri) -> (Vector3, Vector3) {
     let l01 = (t[1] - t[0]).norm_squared();
     let l12 = (t[2] - t[1]).norm_squared();
     let l20 = (t[0] - t[2]).norm_squared();
@@ -525,24 +525,24 @@ fn spanned_segment(t: &Tri) -> (V, V) {
 /// Nearly zero area: the normal `n = e1 × e2` is tiny relative to its permanent
 /// `perm = abs_cross(e1, e2)` (see [`DEGENERATE_SIN`]). Exact zero area always counts.
 #[inline]
-fn is_degenerate(n: &V, perm: &V) -> bool {
+fn is_degenerate(n: &Vector3, perm: &Vector3) -> bool {
     inf_norm(n) <= DEGENERATE_SIN * inf_norm(perm)
 }
 
 /// The permanent of the cross product: `|e1| × |e2|` with the subtractions made additions.
 #[inline]
-fn abs_cross(e1: &V, e2: &V) -> V {
+fn abs_cross(e1: &Vector3, e2: &Vector3) -> Vector3 {
     let (x1, y1, z1) = (e1.x.abs(), e1.y.abs(), e1.z.abs());
     let (x2, y2, z2) = (e2.x.abs(), e2.y.abs(), e2.z.abs());
-    V::new(y1 * z2 + z1 * y2, z1 * x2 + x1 * z2, x1 * y2 + y1 * x2)
+    Vector3::new(y1 * z2 + z1 * y2, z1 * x2 + x1 * z2, x1 * y2 + y1 * x2)
 }
 
 /// Snapped sides `n · (p - origin)` of three points relative to the plane through
 /// `origin` with normal `n = e1 × e2`, whose permanent is `perm`.
 #[inline]
-fn plane_sides(n: &V, perm: &V, origin: &V, pts: &Tri) -> [Real; 3] {
+fn plane_sides(n: &Vector3, perm: &Vector3, origin: &Vector3, pts: &Tri) -> [Real; 3] {
     // Written out: `array::map` with a closure is not reliably inlined here.
-    let side = |p: &V| {
+    let side = |p: &Vector3| {
         let r = p - origin;
         snap(n.dot(&r), REL_EPS * perm.dot(&r.abs()))
     };
@@ -556,7 +556,7 @@ fn project(t: &Tri, u: usize, v: usize) -> [[Real; 2]; 3] {
 }
 
 /// The two coordinate axes kept when projecting along the largest component of `n`.
-fn projection_axes(n: &V) -> (usize, usize) {
+fn projection_axes(n: &Vector3) -> (usize, usize) {
     let (x, y, z) = (n.x.abs(), n.y.abs(), n.z.abs());
     if x >= y && x >= z {
         (1, 2)
@@ -582,116 +582,33 @@ fn snap(v: Real, tol: Real) -> Real {
 }
 
 #[inline]
-fn inf_norm(v: &V) -> Real {
+fn inf_norm(v: &Vector3) -> Real {
     v.x.abs().max(v.y.abs()).max(v.z.abs())
 }
 
 #[inline]
-fn lerp(p: &V, q: &V, t: Real) -> V {
+fn lerp(p: &Vector3, q: &Vector3, t: Real) -> Vector3 {
     p + (q - p) * t
 }
 
 fn all_finite(t: &Tri) -> bool {
-    t[0].is_finite() && t[1].is_finite() && t[2].is_finite()
+    is_finite(&t[0]) && is_finite(&t[1]) && is_finite(&t[2])
 }
 
-/// A plain 3-vector for the internals: nalgebra's generic operators cost a lot in
-/// unoptimised builds, and this test runs millions of times in debug tests too.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct V {
-    x: Real,
-    y: Real,
-    z: Real,
+/// The corners of `t` as vectors.
+#[inline]
+fn corners(t: &Triangle) -> Tri {
+    [t[0].coords, t[1].coords, t[2].coords]
 }
 
-type Tri = [V; 3];
-
-impl V {
-    const ZERO: V = V::new(0.0, 0.0, 0.0);
-
-    #[inline]
-    const fn new(x: Real, y: Real, z: Real) -> V {
-        V { x, y, z }
-    }
-    #[inline]
-    fn of(p: &Point3) -> V {
-        V::new(p.x, p.y, p.z)
-    }
-    #[inline]
-    fn tri(t: &Triangle) -> Tri {
-        [V::of(&t[0]), V::of(&t[1]), V::of(&t[2])]
-    }
-    #[inline]
-    fn point(self) -> Point3 {
-        Point3::new(self.x, self.y, self.z)
-    }
-    #[inline]
-    fn array(&self) -> [Real; 3] {
-        [self.x, self.y, self.z]
-    }
-    #[inline]
-    fn cross(&self, o: &V) -> V {
-        V::new(self.y * o.z - self.z * o.y, self.z * o.x - self.x * o.z, self.x * o.y - self.y * o.x)
-    }
-    #[inline]
-    fn dot(&self, o: &V) -> Real {
-        self.x * o.x + self.y * o.y + self.z * o.z
-    }
-    #[inline]
-    fn abs(&self) -> V {
-        V::new(self.x.abs(), self.y.abs(), self.z.abs())
-    }
-    #[inline]
-    fn norm_squared(&self) -> Real {
-        self.dot(self)
-    }
-    #[inline]
-    fn norm(&self) -> Real {
-        self.norm_squared().sqrt()
-    }
-    #[inline]
-    fn is_finite(&self) -> bool {
-        self.x.is_finite() && self.y.is_finite() && self.z.is_finite()
-    }
+/// No coordinate is infinite or NaN.
+#[inline]
+fn is_finite(v: &Vector3) -> bool {
+    v.x.is_finite() && v.y.is_finite() && v.z.is_finite()
 }
 
-/// `V - V`, `V + V` and `V * Real`, for values and references alike.
-macro_rules! vector_ops {
-    ($($lhs:ty, $rhs:ty);*) => {$(
-        impl Sub<$rhs> for $lhs {
-            type Output = V;
-            #[inline]
-            fn sub(self, o: $rhs) -> V {
-                V::new(self.x - o.x, self.y - o.y, self.z - o.z)
-            }
-        }
-        impl Add<$rhs> for $lhs {
-            type Output = V;
-            #[inline]
-            fn add(self, o: $rhs) -> V {
-                V::new(self.x + o.x, self.y + o.y, self.z + o.z)
-            }
-        }
-    )*};
-}
-vector_ops!(V, V; V, &V; &V, V; &V, &V);
-
-impl Mul<Real> for V {
-    type Output = V;
-    #[inline]
-    fn mul(self, s: Real) -> V {
-        V::new(self.x * s, self.y * s, self.z * s)
-    }
-}
-
-impl Index<usize> for V {
-    type Output = Real;
-    #[inline]
-    fn index(&self, k: usize) -> &Real {
-        match k {
-            0 => &self.x,
-            1 => &self.y,
-            _ => &self.z,
-        }
-    }
+/// The coordinates as an array, for the dimension-generic helpers.
+#[inline]
+fn coordinates(v: &Vector3) -> [Real; 3] {
+    [v.x, v.y, v.z]
 }
