@@ -13,9 +13,9 @@ use crate::bounding_volume::Obb;
 use crate::collision::{Body, CollisionWorld, Element};
 use crate::enclosure::{IntervalPose, IntervalVector3, KinematicTree, LinkEnclosure, LinkJet};
 use crate::math::{Isometry3, Point3, Real, Triangle, Vector3};
-use crate::motion_bounds::conservative_advancement::{Advancement, BoundingBall, advance, motion_bound, separated_over};
+use crate::motion_bounds::conservative_advancement::{Advancement, BoundingBall, advance, motion_bound};
 use crate::motion_bounds::element_motion::{element_pose, element_relative_pose, element_world_pose, poses_at};
-use crate::motion_bounds::element_nodes::{Leaf, LeafShape, PRIMITIVE, leaf_shape, leaf_triangle, node_obb, obb_cuboid};
+use crate::motion_bounds::element_nodes::{Leaf, LeafShape, PRIMITIVE, leaf_shape, leaf_triangle, node_obb};
 use crate::motion_bounds::time_cells::{SolveRange, TimeCell};
 use crate::query::gjk;
 use crate::query::intersection::intersection_point;
@@ -189,7 +189,12 @@ impl<'w, 'c> Solver<'w, 'c> {
                         }
                         _ => frame.may_overlap(&node_a.0, &node_b.0),
                     };
-                    if !may_overlap || (!on_map && self.boxes_stay_apart(&node_a.0, &node_b.0, &frame)) {
+                    // (Conservative advancement on the two boxes, GJK's plane at the
+                    // interval's start against their motion, is not tried: nine in ten
+                    // boxes that pass the continuous test overlap at the start, and it
+                    // culled one in 170 of the rest, for a third of a colliding report's
+                    // solver time.)
+                    if !may_overlap {
                         continue;
                     }
                     // At the roots, the whole shapes (a mesh by its convex hull). While the
@@ -275,18 +280,6 @@ impl<'w, 'c> Solver<'w, 'c> {
 
     fn element_relative_pose(&self, ea: &Element, eb: &Element, links: &[LinkEnclosure]) -> IntervalPose {
         element_relative_pose(&self.tree, ea, eb, links)
-    }
-
-    /// Conservative advancement on two hierarchy boxes taken as solid cuboids.
-    fn boxes_stay_apart(&mut self, a: &Obb, b: &Obb, frame: &AdvancementFrame) -> bool {
-        self.stats.advancement_tests += 1;
-        let (ca, pa) = obb_cuboid(a);
-        let (cb, pb) = obb_cuboid(b);
-        // Each box's own frame: fixed⁻¹ (start) moving, and the same over the interval.
-        let ((cf, pf), (cm, pm)) = if frame.moving_is_a { ((cb, pb), (ca, pa)) } else { ((ca, pa), (cb, pb)) };
-        let start_boxes = pf.inv_mul(&(frame.start * pm));
-        let over = IntervalPose::from_isometry(&pf.inverse()).mul(&frame.over).mul_isometry(&pm);
-        separated_over(&cf, &cm, &start_boxes, &over, &BoundingBall { center: Point3::origin(), radius: cm.half_extents.norm() * (1.0 + 1e-12) })
     }
 
     fn keep_triangles(&mut self, pair: u32, a: u32, b: u32, outcome: EquationOutcome, left: &mut Vec<Work>, right: &mut Vec<Work>) {

@@ -15,13 +15,6 @@ pub struct BoundingBall {
     pub radius: Real,
 }
 
-/// Whether shape `b`, placed in `a`'s frame at `b_in_a_start` at the interval's start
-/// and within `b_in_a` over the whole interval, stays apart from `a`. `ball_b` holds `b`
-/// in its own frame.
-pub fn separated_over(a: &dyn SupportMap, b: &dyn SupportMap, b_in_a_start: &Isometry3, b_in_a: &IntervalPose, ball_b: &BoundingBall) -> bool {
-    advance(a, b, b_in_a_start, b_in_a, ball_b).separated
-}
-
 /// The outcome of one advancement test.
 #[derive(Clone, Copy, Debug)]
 pub struct Advancement {
@@ -31,7 +24,9 @@ pub struct Advancement {
     pub distance_at_start: Real,
 }
 
-/// As [`separated_over`], also telling the distance at the start.
+/// Whether shape `b`, placed in `a`'s frame at `b_in_a_start` at the interval's start
+/// and within `b_in_a` over the whole interval, stays apart from `a` (`ball_b` holds `b`
+/// in its own frame), and a lower bound of their distance at the start.
 ///
 /// The test is directional (as in C2A, Tang et al.): GJK's separating plane at the
 /// start has `(p - q) · n >= gap` for every point `p` of `a` and `q` of `b`; the pair
