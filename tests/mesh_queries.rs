@@ -1,7 +1,7 @@
 //! Mesh queries: OBB-tree descent to exact leaf tests, and solid containment of
 //! closed meshes and primitives either way.
 use ccd_guard::math::{Isometry3, Point3, Vector3};
-use ccd_guard::query::intersection::intersection_point;
+use ccd_guard::query::intersection::{TouchWitness, intersection_point, intersection_point_witnessed};
 use ccd_guard::shape::{Ball, Cuboid, Shape, TriMesh};
 use std::sync::Arc;
 
@@ -92,4 +92,33 @@ fn held_inside_is_at_distance_zero_below_any_cutoff() {
     // Outside, the cutoff still ends the query.
     assert!(shape_distance(&m, &id, &ball, &at(1.0, 0.0, 0.0), 0.3).is_none());
     assert!(shape_distance(&m, &id, &ball, &at(1.0, 0.0, 0.0), 0.5).is_some());
+}
+
+/// A march through contact and out again, for mesh against mesh and against primitives
+/// (both ways round): with each pair's witness carried from sample to sample, the
+/// answer is the plain test's at every sample; a foreign witness (indices the mesh does
+/// not have) is harmless.
+#[test]
+fn witnessed_intersection_answers_as_the_plain_test_along_a_march() {
+    let others = [mesh(0.3), Shape::Ball(Ball { radius: 0.25 }), Shape::Cuboid(Cuboid { half_extents: Vector3::new(0.4, 0.1, 0.2) })];
+    let moving = mesh(0.2);
+    for other in &others {
+        for mesh_first in [true, false] {
+            let mut witness = TouchWitness::TrianglePair(999, 999);
+            let (mut touching, mut free, mut witnessed) = (0, 0, 0);
+            for k in 0..=400 {
+                let s = k as f64 / 400.0;
+                // Across the other shape and out, turning as it goes.
+                let pose = Isometry3::new(Vector3::new(-1.2 + 2.4 * s, 0.15 * (6.0 * s).sin(), 0.05), Vector3::new(0.3, 2.0 * s, 0.7 * s));
+                let still = Isometry3::new(Vector3::new(0.05, -0.02, 0.0), Vector3::new(0.0, 0.2, 0.4));
+                let (a, pa, b, pb) = if mesh_first { (&moving, pose, other, still) } else { (other, still, &moving, pose) };
+                let plain = intersection_point(a, &pa, b, &pb).is_some();
+                witnessed += (witness != TouchWitness::Unknown) as usize;
+                let marching = intersection_point_witnessed(a, &pa, b, &pb, &mut witness).is_some();
+                assert_eq!(marching, plain, "sample {k} of {other:?} (mesh first: {mesh_first}): witness {witness:?}");
+                if plain { touching += 1 } else { free += 1 }
+            }
+            assert!(touching > 50 && free > 50 && witnessed > 50, "{touching} touching, {free} free, {witnessed} with a witness");
+        }
+    }
 }

@@ -7,7 +7,7 @@ use crate::collision::{Body, CollisionWorld, StateChecker};
 use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::motion::JointMotion;
 use crate::motion_bounds::time_cells::SolveRange;
-use crate::query::intersection::intersection_point;
+use crate::query::intersection::{TouchWitness, intersection_point, intersection_point_witnessed};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -184,10 +184,35 @@ pub fn bodies_touch(world: &CollisionWorld, link: usize, other: Body, poses: &[I
         .any(|ea| on(other).any(|eb| intersection_point(&ea.shape, &world.element_pose(ea, poses), &eb.shape, &world.element_pose(eb, poses)).is_some()))
 }
 
+/// [`bodies_touch`] sample after sample of a march: each element pair's last touching
+/// triangles are tried first ([`intersection_point_witnessed`]); the same answers.
+struct MarchingTouch<'w> {
+    world: &'w CollisionWorld,
+    /// The two bodies' element pairs, each with its witness.
+    pairs: Vec<(usize, usize, TouchWitness)>,
+}
+
+impl<'w> MarchingTouch<'w> {
+    fn new(world: &'w CollisionWorld, link: usize, other: Body) -> Self {
+        let on = |body: Body| world.elements.iter().enumerate().filter(move |(_, e)| e.body == body).map(|(k, _)| k);
+        let pairs = on(Body::Link(link)).flat_map(|a| on(other).map(move |b| (a, b, TouchWitness::Unknown))).collect();
+        Self { world, pairs }
+    }
+
+    fn touch(&mut self, poses: &[Isometry3]) -> bool {
+        let world = self.world;
+        self.pairs.iter_mut().any(|(a, b, witness)| {
+            let (ea, eb) = (&world.elements[*a], &world.elements[*b]);
+            intersection_point_witnessed(&ea.shape, &world.element_pose(ea, poses), &eb.shape, &world.element_pose(eb, poses), witness).is_some()
+        })
+    }
+}
+
 /// The end of a contact event that is under way at `t_contact`: marching forward in
 /// joint steps of `resolution`, then bisecting. `None` if it lasts to the end.
 fn time_of_separation(world: &CollisionWorld, motion: &JointMotion, link: usize, other: Body, t_contact: Real, resolution: Real) -> Option<Real> {
-    let touch_at = |t: Real| bodies_touch(world, link, other, &world.robot.link_poses(&motion.positions_at(t)));
+    let mut marching = MarchingTouch::new(world, link, other);
+    let mut touch_at = |t: Real| marching.touch(&world.robot.link_poses(&motion.positions_at(t)));
     let mut previous = t_contact;
     for seg in &motion.segments {
         let end = seg.start_time + seg.duration;

@@ -72,6 +72,11 @@ impl TriMesh {
         [self.vertices[t[0] as usize], self.vertices[t[1] as usize], self.vertices[t[2] as usize]]
     }
 
+    /// Triangle `i`, if the mesh has one of that index.
+    pub fn try_triangle(&self, i: u32) -> Option<Triangle> {
+        (i < self.triangles.len() as u32).then(|| self.triangle(i))
+    }
+
     pub fn local_aabb(&self) -> Aabb {
         self.aabb
     }

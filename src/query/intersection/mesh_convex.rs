@@ -8,6 +8,12 @@ use crate::shape::{Shape, TriMesh, support_aabb};
 
 /// A common world point of the mesh and the primitive, if they intersect.
 pub fn mesh_convex_intersection(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &Shape, pose_convex: &Isometry3) -> Option<Point3> {
+    mesh_convex_touch(mesh, pose_mesh, convex, pose_convex).map(|(p, _)| p)
+}
+
+/// As [`mesh_convex_intersection`], with the mesh's triangle that touches (none where
+/// one solid holds the other).
+pub(super) fn mesh_convex_touch(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &Shape, pose_convex: &Isometry3) -> Option<(Point3, Option<u32>)> {
     let convex_in_mesh = pose_mesh.inv_mul(pose_convex);
     let convex_obb = Obb::from_aabb(&convex.local_aabb());
     let nodes = mesh.obb_tree().nodes();
@@ -27,12 +33,12 @@ pub fn mesh_convex_intersection(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &
             }
             NodeContent::Triangle(t) => {
                 if let Some(p) = triangle_convex_intersection(&mesh.triangle(t), convex, &convex_in_mesh) {
-                    return Some(pose_mesh * p);
+                    return Some((pose_mesh * p, Some(t)));
                 }
             }
         }
     }
-    mesh_convex_containment(mesh, pose_mesh, convex, pose_convex)
+    mesh_convex_containment(mesh, pose_mesh, convex, pose_convex).map(|p| (p, None))
 }
 
 /// A common world point of the mesh and the primitive if one lies entirely inside the

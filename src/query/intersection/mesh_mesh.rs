@@ -7,6 +7,12 @@ use crate::shape::TriMesh;
 
 /// A common world point of the two meshes, if they intersect.
 pub fn mesh_mesh_intersection(a: &TriMesh, pose_a: &Isometry3, b: &TriMesh, pose_b: &Isometry3) -> Option<Point3> {
+    mesh_mesh_touch(a, pose_a, b, pose_b).map(|(p, _)| p)
+}
+
+/// As [`mesh_mesh_intersection`], with the triangles (of `a`, of `b`) that touch (none
+/// where one solid holds the other).
+pub(super) fn mesh_mesh_touch(a: &TriMesh, pose_a: &Isometry3, b: &TriMesh, pose_b: &Isometry3) -> Option<(Point3, Option<(u32, u32)>)> {
     let b_in_a = pose_a.inv_mul(pose_b);
     let (na, nb) = (a.obb_tree().nodes(), b.obb_tree().nodes());
     if na.is_empty() || nb.is_empty() {
@@ -22,7 +28,7 @@ pub fn mesh_mesh_intersection(a: &TriMesh, pose_a: &Isometry3, b: &TriMesh, pose
             (NodeContent::Triangle(ta), NodeContent::Triangle(tb)) => {
                 let tri_b = b.triangle(tb).map(|p| b_in_a * p);
                 if let Some(p) = triangles_intersect(&a.triangle(ta), &tri_b) {
-                    return Some(pose_a * p);
+                    return Some((pose_a * p, Some((ta, tb))));
                 }
             }
             (NodeContent::Children(l, r), NodeContent::Triangle(_)) => {
@@ -45,7 +51,7 @@ pub fn mesh_mesh_intersection(a: &TriMesh, pose_a: &Isometry3, b: &TriMesh, pose
             }
         }
     }
-    mesh_mesh_containment(a, pose_a, b, pose_b)
+    mesh_mesh_containment(a, pose_a, b, pose_b).map(|p| (p, None))
 }
 
 /// A common world point of the two meshes if a closed one holds the other entirely;

@@ -12,6 +12,7 @@ mod mesh_mesh;
 mod triangle_box;
 mod triangle_convex;
 mod voxel_map;
+mod witness;
 
 pub use convex_convex::convex_intersection;
 pub use mesh_convex::{mesh_convex_containment, mesh_convex_intersection};
@@ -19,6 +20,7 @@ pub use mesh_mesh::{mesh_mesh_containment, mesh_mesh_intersection};
 pub use triangle_box::triangle_box_overlap;
 pub use triangle_convex::triangle_convex_intersection;
 pub use voxel_map::{voxel_map_intersection, voxels_touching};
+pub use witness::{TouchWitness, intersection_point_witnessed};
 
 use crate::math::{Isometry3, Point3};
 use crate::shape::Shape;

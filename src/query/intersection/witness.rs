@@ -1,0 +1,55 @@
+//! Intersection along a march: a motion sampled step by step meets the same triangles
+//! sample after sample, so the triangle (or triangle pair) that touched last is tested
+//! first, and the whole descent runs only where it no longer touches. The answer is the
+//! same as [`super::intersection_point`]'s whether or not the witness still touches: a
+//! witness that touches proves contact, one that does not proves nothing.
+use super::mesh_convex::mesh_convex_touch;
+use super::mesh_mesh::mesh_mesh_touch;
+use super::{intersection_point, triangle_convex_intersection};
+use crate::math::{Isometry3, Point3};
+use crate::query::triangle_triangle::triangles_intersect;
+use crate::shape::Shape;
+
+/// What touched when two shapes were last found intersecting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TouchWitness {
+    /// Nothing to try first.
+    #[default]
+    Unknown,
+    /// A triangle of the mesh (against a convex shape, whichever side the mesh is on).
+    Triangle(u32),
+    /// A triangle of the first mesh and one of the second.
+    TrianglePair(u32, u32),
+}
+
+/// A world point shared by both shapes if they intersect, as [`intersection_point`]
+/// finds it, trying `witness` first and leaving there what touched this time.
+pub fn intersection_point_witnessed(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3, witness: &mut TouchWitness) -> Option<Point3> {
+    match (a, b) {
+        (Shape::TriMesh(ma), Shape::TriMesh(mb)) => {
+            let b_in_a = pose_a.inv_mul(pose_b);
+            if let TouchWitness::TrianglePair(ta, tb) = *witness
+                && let (Some(tri_a), Some(tri_b)) = (ma.try_triangle(ta), mb.try_triangle(tb))
+                && let Some(p) = triangles_intersect(&tri_a, &tri_b.map(|p| b_in_a * p))
+            {
+                return Some(pose_a * p);
+            }
+            let (point, touched) = mesh_mesh_touch(ma, pose_a, mb, pose_b).unzip();
+            *witness = touched.flatten().map_or(TouchWitness::Unknown, |(ta, tb)| TouchWitness::TrianglePair(ta, tb));
+            point
+        }
+        (Shape::TriMesh(m), convex) | (convex, Shape::TriMesh(m)) if !matches!(convex, Shape::VoxelMap(_)) => {
+            let (pose_mesh, pose_convex) = if matches!(a, Shape::TriMesh(_)) { (pose_a, pose_b) } else { (pose_b, pose_a) };
+            if let TouchWitness::Triangle(t) = *witness
+                && let Some(triangle) = m.try_triangle(t)
+                && let Some(p) = triangle_convex_intersection(&triangle, convex, &pose_mesh.inv_mul(pose_convex))
+            {
+                return Some(pose_mesh * p);
+            }
+            let (point, touched) = mesh_convex_touch(m, pose_mesh, convex, pose_convex).unzip();
+            *witness = touched.flatten().map_or(TouchWitness::Unknown, TouchWitness::Triangle);
+            point
+        }
+        _ => intersection_point(a, pose_a, b, pose_b),
+    }
+}
