@@ -1,8 +1,9 @@
 //! Intersection along a march: a motion sampled step by step meets the same triangles
 //! sample after sample, so the triangle (or triangle pair) that touched last is tested
-//! first, and the whole descent runs only where it no longer touches. The answer is the
-//! same as [`super::intersection_point`]'s whether or not the witness still touches: a
-//! witness that touches proves contact, one that does not proves nothing.
+//! first (the same exact leaf test), and the whole descent runs only where it no longer
+//! touches. Whether the shapes touch is answered as [`super::intersection_point`]
+//! answers it, the witness or not: a witness that touches proves contact, one that does
+//! not proves nothing. The common point may be another one than the descent's.
 use super::mesh_convex::mesh_convex_touch;
 use super::mesh_mesh::mesh_mesh_touch;
 use super::{intersection_point, triangle_convex_intersection};
@@ -22,8 +23,9 @@ pub enum TouchWitness {
     TrianglePair(u32, u32),
 }
 
-/// A world point shared by both shapes if they intersect, as [`intersection_point`]
-/// finds it, trying `witness` first and leaving there what touched this time.
+/// A world point shared by both shapes if they intersect (exactly when
+/// [`intersection_point`] finds one), trying `witness` first and leaving there what
+/// touched this time.
 pub fn intersection_point_witnessed(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3, witness: &mut TouchWitness) -> Option<Point3> {
     match (a, b) {
         (Shape::TriMesh(ma), Shape::TriMesh(mb)) => {
