@@ -7,7 +7,7 @@ use crate::collision::{Body, CollisionWorld, StateChecker};
 use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::motion::JointMotion;
 use crate::motion_bounds::time_cells::SolveRange;
-use crate::query::intersection::{TouchWitness, intersection_point, intersection_point_witnessed};
+use crate::query::intersection::{TouchWitness, intersection_point_witnessed};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -177,15 +177,9 @@ pub fn run_pipeline_except(world: &CollisionWorld, motion: &JointMotion, options
     result
 }
 
-/// Whether the two bodies touch with the links placed by `poses`.
-pub fn bodies_touch(world: &CollisionWorld, link: usize, other: Body, poses: &[Isometry3]) -> bool {
-    let on = |body: Body| world.elements.iter().filter(move |e| e.body == body);
-    on(Body::Link(link))
-        .any(|ea| on(other).any(|eb| intersection_point(&ea.shape, &world.element_pose(ea, poses), &eb.shape, &world.element_pose(eb, poses)).is_some()))
-}
-
-/// [`bodies_touch`] sample after sample of a march: each element pair's last touching
-/// triangles are tried first ([`intersection_point_witnessed`]); the same answers.
+/// Whether a link and another body touch, sample after sample of a march: each element
+/// pair's last touching triangles are tried first ([`intersection_point_witnessed`],
+/// the same answers as the plain intersection test).
 struct MarchingTouch<'w> {
     world: &'w CollisionWorld,
     /// The two bodies' element pairs, each with its witness.
