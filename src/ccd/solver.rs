@@ -6,7 +6,7 @@
 //! conservative advancement for curved primitives. Intervals are visited earliest first;
 //! at the time tolerance, the first time of contact is found by bisection between a free
 //! and a touching instant with the exact discrete test.
-use super::continuous_obb::{MovingBox, may_overlap};
+use super::continuous_obb::{MidpointRadiusPose, MovingBox, may_overlap};
 use super::elementary::{ALL_EQUATIONS, CornerBounds, EquationOutcome, NewtonBounds, active_equations};
 use super::statistics::Statistics;
 use crate::bounding_volume::Obb;
@@ -455,17 +455,20 @@ struct AdvancementFrame {
     /// The moving element in the fixed one's frame at the interval's start, and over it.
     start: Isometry3,
     over: IntervalPose,
+    /// `over` in midpoint-radius form, for the continuous OBB tests.
+    over_midpoint_radius: MidpointRadiusPose,
 }
 
 impl AdvancementFrame {
     /// Link element `ea` moving in the frame of obstacle element `eb`.
     fn against_obstacle(ea: &Element, eb: &Element, b_in_a_start: Isometry3, links: &[LinkEnclosure]) -> Self {
-        Self { moving_is_a: true, start: b_in_a_start.inverse(), over: IntervalPose::from_isometry(&eb.origin.inverse()).mul(&element_pose(ea, links)) }
+        let over = IntervalPose::from_isometry(&eb.origin.inverse()).mul(&element_pose(ea, links));
+        Self { moving_is_a: true, start: b_in_a_start.inverse(), over, over_midpoint_radius: MidpointRadiusPose::new(&over) }
     }
 
     /// Link element b moving in the frame of link element a (`b_in_a` along the chain).
     fn between_links(b_in_a_start: Isometry3, b_in_a: IntervalPose) -> Self {
-        Self { moving_is_a: false, start: b_in_a_start, over: b_in_a }
+        Self { moving_is_a: false, start: b_in_a_start, over: b_in_a, over_midpoint_radius: MidpointRadiusPose::new(&b_in_a) }
     }
 
     /// Conservative advancement of shape `sa` (on element a, inside `ball_a` of a's
@@ -481,7 +484,7 @@ impl AdvancementFrame {
     /// The continuous OBB test of a box on a and one on b, in the fixed side's frame
     /// (against an obstacle the link's box moves; its enclosure there is the tightest).
     fn may_overlap(&self, box_a: &Obb, box_b: &Obb) -> bool {
-        if self.moving_is_a { may_overlap(box_b, box_a, &self.over) } else { may_overlap(box_a, box_b, &self.over) }
+        if self.moving_is_a { may_overlap(box_b, box_a, &self.over_midpoint_radius) } else { may_overlap(box_a, box_b, &self.over_midpoint_radius) }
     }
 
     /// How far any point of the moving element moves over the interval.
