@@ -291,7 +291,7 @@ mod tests {
                 let touches = poses.iter().any(|pose| turned.intersects(&b, pose));
                 let apart = !may_overlap(&turned, &b, &MidpointRadiusPose::new(&over));
                 assert!(!(apart && touches), "{turned:?} overlaps the box at a sampled pose, but is called apart");
-                agree += (apart == !may_overlap_intervals(&turned, &b, &over)) as usize;
+                agree += (apart != may_overlap_intervals(&turned, &b, &over)) as usize;
                 overlapping_turned += touches as usize;
                 apart_turned += apart as usize;
             }
