@@ -13,11 +13,11 @@ use crate::bounding_volume::Obb;
 use crate::collision::{Body, CollisionWorld, Element};
 use crate::enclosure::{IntervalPose, IntervalVector3, KinematicTree, LinkEnclosure, LinkJet};
 use crate::math::{Isometry3, Point3, Real, Triangle, Vector3};
-use crate::motion_bounds::conservative_advancement::{Advancement, BoundingBall, advance, motion_bound};
+use crate::motion_bounds::conservative_advancement::{Advancement, BoundingBall, advance, advance_from_plane, motion_bound};
 use crate::motion_bounds::element_motion::{element_pose, element_relative_pose, element_world_pose, poses_at};
 use crate::motion_bounds::element_nodes::{Leaf, LeafShape, PRIMITIVE, leaf_shape, leaf_triangle, node_obb};
 use crate::motion_bounds::time_cells::{SolveRange, TimeCell};
-use crate::query::gjk;
+use crate::query::gjk::{self, SeparatingPlane};
 use crate::query::intersection::intersection_point;
 use crate::shape::{Shape, SupportMap, TriangleShape};
 use std::collections::HashMap;
@@ -87,6 +87,9 @@ pub struct Solver<'w, 'c> {
     time_tolerance: Real,
     pub stats: Statistics,
     tree: KinematicTree,
+    /// Per element pair, the last separating plane GJK found between its whole shapes
+    /// (in the fixed side's frame), and the local time it was found at.
+    root_planes: Vec<Option<(Real, SeparatingPlane)>>,
 }
 
 impl<'w, 'c> Solver<'w, 'c> {
@@ -102,6 +105,7 @@ impl<'w, 'c> Solver<'w, 'c> {
         Self {
             world,
             range,
+            root_planes: vec![None; pairs.len()],
             pairs,
             pair_group,
             group_link: groups.iter().map(|g| g.link).collect(),
@@ -203,7 +207,7 @@ impl<'w, 'c> Solver<'w, 'c> {
                     // (Not against a map: its hull holds the links that reach this far.)
                     if a == 0 && b == 0 && !on_map && (ea.shape.as_support_map().is_none() || eb.shape.as_support_map().is_none()) {
                         self.stats.advancement_tests += 1;
-                        let outcome = frame.advance(ea.shape.convex_bound().as_ref(), &element_ball(ea), eb.shape.convex_bound().as_ref(), &element_ball(eb));
+                        let outcome = self.root_advancement(pair, &frame, ea, eb, l);
                         if outcome.separated {
                             continue;
                         }
@@ -276,6 +280,33 @@ impl<'w, 'c> Solver<'w, 'c> {
             }
         }
         (left, right)
+    }
+
+    /// Conservative advancement of element pair `pair`'s whole shapes (a mesh by its
+    /// convex hull) over an interval starting at local time `l`. The plane GJK found at
+    /// this start before is taken again (an interval's left half starts where it does),
+    /// and one found at another start is tried first, by the shapes' gap along its
+    /// normal now: a pair hovering near another body keeps nearly the same plane from
+    /// one interval to the next. Either is a proven plane at the start, as GJK's is.
+    fn root_advancement(&mut self, pair: usize, frame: &AdvancementFrame, ea: &Element, eb: &Element, l: Real) -> Advancement {
+        let (hull_a, hull_b) = (ea.shape.convex_bound(), eb.shape.convex_bound());
+        let (ball_a, ball_b) = (element_ball(ea), element_ball(eb));
+        let (fixed, moving, moving_ball) =
+            if frame.moving_is_a { (hull_b.as_ref(), hull_a.as_ref(), &ball_a) } else { (hull_a.as_ref(), hull_b.as_ref(), &ball_b) };
+        let advance = |plane: &SeparatingPlane| advance_from_plane(plane, &frame.start, &frame.over, moving_ball);
+        if let Some((start, plane)) = self.root_planes[pair] {
+            if start == l {
+                return advance(&plane);
+            }
+            let hint = SeparatingPlane { gap: gjk::gap_along(fixed, &Isometry3::identity(), moving, &frame.start, &plane.normal), normal: plane.normal };
+            let outcome = advance(&hint);
+            if outcome.separated {
+                return outcome;
+            }
+        }
+        let plane = gjk::separating_plane(fixed, &Isometry3::identity(), moving, &frame.start);
+        self.root_planes[pair] = Some((l, plane));
+        advance(&plane)
     }
 
     fn element_relative_pose(&self, ea: &Element, eb: &Element, links: &[LinkEnclosure]) -> IntervalPose {

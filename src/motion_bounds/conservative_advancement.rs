@@ -34,6 +34,12 @@ pub struct Advancement {
 /// motion towards `a` rather than in every direction.
 pub fn advance(a: &dyn SupportMap, b: &dyn SupportMap, b_in_a_start: &Isometry3, b_in_a: &IntervalPose, ball_b: &BoundingBall) -> Advancement {
     let plane = gjk::separating_plane(a, &Isometry3::identity(), b, b_in_a_start);
+    advance_from_plane(&plane, b_in_a_start, b_in_a, ball_b)
+}
+
+/// [`advance`] from a separating plane of the two shapes at the interval's start (in
+/// `a`'s frame: GJK's, or any other proven one).
+pub fn advance_from_plane(plane: &gjk::SeparatingPlane, b_in_a_start: &Isometry3, b_in_a: &IntervalPose, ball_b: &BoundingBall) -> Advancement {
     // Points of b move by n · Δ towards a, where n points from b to a.
     let towards_a = advance_along(b_in_a_start, b_in_a, ball_b, &plane.normal);
     Advancement { separated: plane.gap > 0.0 && towards_a.is_finite() && plane.gap > towards_a, distance_at_start: plane.gap.max(0.0) }
