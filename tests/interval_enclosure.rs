@@ -479,6 +479,14 @@ fn polynomial_special_cases() {
     let sq = Interval::polynomial(&[0.0, 0.0, 1.0], s);
     assert!(sq.contains_interval(Interval::new(0.0, 4.0)) && sq.lo > -0.5 && sq.hi < 4.0 + 1e-12, "{sq:?}");
     assert!(!Interval::polynomial(&[1.0, 1.0], Interval::ENTIRE).is_finite());
+    // Zero coefficients of the highest degrees (a held joint, a cubic stored as a
+    // quintic) give the lower degree's range; a line's is its end values.
+    let held = Interval::polynomial(&[0.25, 0.0, 0.0, 0.0, 0.0, 0.0], s);
+    assert!(held.contains(0.25) && held.width() <= 8.0 * f64::EPSILON, "{held:?}");
+    let padded = Interval::polynomial(&[0.0, 0.0, 1.0, 0.0, 0.0, 0.0], s);
+    assert_eq!(padded, sq);
+    let line = Interval::polynomial(&[1.0, -2.0, 0.0, 0.0], s);
+    assert!(line.contains_interval(Interval::new(-3.0, 3.0)) && line.width() <= 6.0 + 1e-14, "{line:?}");
 }
 
 // ---------------------------------------------------------------------------------------

@@ -326,8 +326,12 @@ fn horner(c: &[f64], x: Interval, order: usize) -> Interval {
 /// Range enclosure of the polynomial over `s`, bisecting up to `depth` times where the
 /// derivative may vanish.
 fn poly_range(c: &[f64], s: Interval, depth: u32) -> Interval {
+    // Leading zero coefficients (a joint that holds still, a cubic segment stored as a
+    // quintic) change nothing.
+    let c = &c[..c.iter().rposition(|&x| x != 0.0).map_or(1.min(c.len()), |k| k + 1)];
     let horner_form = horner(c, s, 0);
-    if c.len() <= 1 || !s.is_finite() || s.is_point() || !horner_form.is_finite() {
+    // Of degree 1 or less, `s` occurs once in the Horner form: it is the range.
+    if c.len() <= 2 || !s.is_finite() || s.is_point() || !horner_form.is_finite() {
         return horner_form;
     }
     let m = s.mid();
