@@ -2,8 +2,8 @@
 //! `link_jets`, Redon et al. 2004 §3.3 and §4.1) hold what f64 forward kinematics computes at
 //! every sampled instant of the interval: each link's world pose, its pose in the
 //! parent's frame, and (for the jets) the pose's time derivative by central differences.
-//! Robots: a chain with revolute joints about skew axes, a continuous, a prismatic, a
-//! fixed and a mimic joint; segments linear, cubic and quintic with random coefficients.
+//! Robots: a chain with revolute joints about skew and coordinate axes, a continuous, a prismatic, a
+//! fixed and a mimic joint (about -z: the rates of a turn about a negative axis); segments linear, cubic and quintic with random coefficients.
 //! The certifier's balls of affine maps built from them (Schröcker & Weber §5: from the pose
 //! enclosure, and from the arc length through the pose rates) hold every sampled pose in
 //! the element's own metric.
@@ -34,7 +34,7 @@ const ROBOT: &str = r#"<robot name="chain">
   <joint name="j5" type="revolute"><parent link="e"/><child link="f"/>
     <origin xyz="0.3 0 0" rpy="0 0 0"/><axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
   <joint name="follower" type="revolute"><parent link="f"/><child link="g"/>
-    <origin xyz="0 0 0.1" rpy="0 0 0"/><axis xyz="0 0 1"/><limit lower="-3" upper="3" effort="1" velocity="1"/>
+    <origin xyz="0 0 0.1" rpy="0 0 0"/><axis xyz="0 0 -1"/><limit lower="-3" upper="3" effort="1" velocity="1"/>
     <mimic joint="j5" multiplier="-1.5" offset="0.2"/></joint>
 </robot>"#;
 

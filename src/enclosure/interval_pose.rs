@@ -89,7 +89,14 @@ fn coordinate_axis(axis: &Vector3) -> Option<(usize, Real)> {
 /// `slack · Σ_k |R_rk|` per row); for any other axis the interval matrix.
 #[derive(Clone, Copy, Debug)]
 pub enum AxisRotation {
-    Coordinate { k: usize, cos: Interval, sin: Interval, slack: Real },
+    /// About `sign · e_k`: `cos` and `sin` of the angle turned about `e_k`.
+    Coordinate {
+        k: usize,
+        sign: Real,
+        cos: Interval,
+        sin: Interval,
+        slack: Real,
+    },
     General(IntervalPose),
 }
 
@@ -98,12 +105,52 @@ impl AxisRotation {
         match coordinate_axis(axis) {
             Some((k, sign)) => AxisRotation::Coordinate {
                 k,
+                sign,
                 cos: angle.cos(),
                 sin: if sign > 0.0 { angle.sin() } else { -angle.sin() },
                 slack: ROTATION_SLACK * (1.0 + angle.mag()),
             },
             None => AxisRotation::General(IntervalPose::rotation_about(axis, angle)),
         }
+    }
+
+    /// `{M R}` for every `M` in `m` and `R` in the set: about a coordinate axis two
+    /// columns mixed (`e_i -> c e_i + s e_j`, `e_j -> -s e_i + c e_j`) and the third
+    /// kept, each row widened by the slack times its magnitude.
+    pub fn right_multiply(&self, m: &IntervalMatrix3) -> IntervalMatrix3 {
+        let &AxisRotation::Coordinate { k, cos: c, sin: s, slack, .. } = self else {
+            let AxisRotation::General(general) = self else { unreachable!() };
+            return m.mul(&general.rotation);
+        };
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        let zero = Interval::point(0.0);
+        let mut out = *m;
+        for (o, r) in out.0.iter_mut().zip(m.0) {
+            let margin = slack * (r[0].mag() + r[1].mag() + r[2].mag()) * (1.0 + 4.0 * Real::EPSILON) + Real::MIN_POSITIVE;
+            o[i] = widen(dot([c, s, zero], [r[i], r[j], zero]), margin);
+            o[j] = widen(dot([c, -s, zero], [r[j], r[i], zero]), margin);
+            o[k] = widen(r[k], margin);
+        }
+        out
+    }
+
+    /// `{M dR/dt}` for every `M` in `m`, where `R(t)` turns by `θ(t)` about the axis
+    /// with `θ` in the set's angles and `θ̇` in `rate`; `None` for a general axis. About
+    /// `sign · e_k` by `φ = sign θ`, `dR/dt = sign θ̇ R'(φ)` with `R'` taking `e_i` to
+    /// `-sin φ e_i + cos φ e_j`, `e_j` to `-cos φ e_i - sin φ e_j` and `e_k` to 0; each
+    /// row widened by the slack times its magnitude and the rate's.
+    pub fn right_multiply_rate(&self, m: &IntervalMatrix3, rate: Interval) -> Option<IntervalMatrix3> {
+        let &AxisRotation::Coordinate { k, sign, cos: c, sin: s, slack } = self else { return None };
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        let signed_rate = rate * sign;
+        let zero = Interval::point(0.0);
+        let mut out = IntervalMatrix3([[zero; 3]; 3]);
+        for (o, r) in out.0.iter_mut().zip(m.0) {
+            let margin = slack * (r[0].mag() + r[1].mag() + r[2].mag()) * signed_rate.mag() * (1.0 + 8.0 * Real::EPSILON) + Real::MIN_POSITIVE;
+            o[i] = widen(dot([-s, c, zero], [r[i], r[j], zero]) * signed_rate, margin);
+            o[j] = widen(dot([-c, -s, zero], [r[i], r[j], zero]) * signed_rate, margin);
+        }
+        Some(out)
     }
 }
 
@@ -333,24 +380,7 @@ impl IntervalPose {
 
     /// `self ∘ rotation`.
     pub fn then_rotate(&self, rotation: &AxisRotation) -> IntervalPose {
-        let &AxisRotation::Coordinate { k, cos: c, sin: s, slack } = rotation else {
-            let AxisRotation::General(general) = rotation else { unreachable!() };
-            return self.mul(general);
-        };
-        // About e_k: e_i -> c e_i + s e_j, e_j -> -s e_i + c e_j.
-        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-        let mut out = self.rotation;
-        for row in 0..3 {
-            let r = self.rotation.0[row];
-            let magnitude = r[0].mag() + r[1].mag() + r[2].mag();
-            let margin = slack * magnitude * (1.0 + 4.0 * Real::EPSILON) + Real::MIN_POSITIVE;
-            let o = &mut out.0[row];
-            let zero = Interval::point(0.0);
-            o[i] = widen(dot([c, s, zero], [r[i], r[j], zero]), margin);
-            o[j] = widen(dot([c, -s, zero], [r[j], r[i], zero]), margin);
-            o[k] = widen(r[k], margin);
-        }
-        IntervalPose { rotation: out, translation: self.translation }
+        IntervalPose { rotation: rotation.right_multiply(&self.rotation), translation: self.translation }
     }
 
     /// Every translation by `axis * d` (f64 axis, exact) with `d` in `distance`;

@@ -120,15 +120,29 @@ pub fn link_jets(robot: &Robot, segment: &Segment, s0: Real, s1: Real, out: &mut
 /// The child's pose: parent, then the exact joint origin, then the joint's motion (a
 /// rotation about or a slide along its axis).
 pub(super) fn child_enclosure(parent: &LinkEnclosure, origin: &Isometry3, kind: JointKind, axis: &Vector3, value: Interval, with_local: bool) -> LinkEnclosure {
+    let rotation = matches!(kind, JointKind::Revolute | JointKind::Continuous).then(|| AxisRotation::new(axis, value));
+    turned_child(parent, origin, kind, axis, value, rotation.as_ref(), with_local)
+}
+
+/// [`child_enclosure`] with the joint's rotation (revolute and continuous joints) made.
+fn turned_child(
+    parent: &LinkEnclosure,
+    origin: &Isometry3,
+    kind: JointKind,
+    axis: &Vector3,
+    value: Interval,
+    rotation: Option<&AxisRotation>,
+    with_local: bool,
+) -> LinkEnclosure {
     let at_origin = parent.pose.mul_isometry(origin);
     let origin_pose = with_local.then(|| IntervalPose::from_isometry(origin));
-    let enclosure = match kind {
-        JointKind::Fixed => LinkEnclosure { pose: at_origin, local: origin_pose },
-        JointKind::Revolute | JointKind::Continuous => {
-            let rotation = AxisRotation::new(axis, value);
-            LinkEnclosure { pose: at_origin.then_rotate(&rotation), local: origin_pose.map(|o| o.then_rotate(&rotation)) }
+    let enclosure = match (kind, rotation) {
+        (JointKind::Fixed, _) => LinkEnclosure { pose: at_origin, local: origin_pose },
+        (JointKind::Revolute | JointKind::Continuous, Some(rotation)) => {
+            LinkEnclosure { pose: at_origin.then_rotate(rotation), local: origin_pose.map(|o| o.then_rotate(rotation)) }
         }
-        JointKind::Prismatic => {
+        (JointKind::Revolute | JointKind::Continuous, None) => unreachable!("a turning joint's rotation is made"),
+        (JointKind::Prismatic, _) => {
             let slide = IntervalPose::translation_along(axis, value);
             LinkEnclosure { pose: at_origin.mul(&slide), local: origin_pose.map(|o| o.mul(&slide)) }
         }
@@ -140,18 +154,22 @@ pub(super) fn child_enclosure(parent: &LinkEnclosure, origin: &Isometry3, kind: 
 /// rule.
 pub(super) fn child_jet(parent: &LinkJet, origin: &Isometry3, kind: JointKind, axis: &Vector3, value: Interval, rate: Interval) -> LinkJet {
     let r_o = origin.rotation.to_rotation_matrix().into_inner();
-    let enclosure = child_enclosure(&parent.enclosure, origin, kind, axis, value, true);
+    let rotation = matches!(kind, JointKind::Revolute | JointKind::Continuous).then(|| AxisRotation::new(axis, value));
+    let enclosure = turned_child(&parent.enclosure, origin, kind, axis, value, rotation.as_ref(), true);
     let at_origin_rotation = parent.enclosure.pose.rotation.mul_matrix(&r_o);
     let rotation_rate = parent.rotation_rate.mul_matrix(&r_o);
     let translation_rate = parent.rotation_rate.mul_f64_vector(&origin.translation.vector) + parent.translation_rate;
-    match kind {
-        JointKind::Fixed => LinkJet { enclosure, rotation_rate, translation_rate },
-        JointKind::Revolute | JointKind::Continuous => {
-            let rotation = IntervalPose::rotation_about(axis, value);
-            let d_rotation = rotation_derivative(axis, value, rate);
-            LinkJet { enclosure, rotation_rate: add(&rotation_rate.mul(&rotation.rotation), &at_origin_rotation.mul(&d_rotation)), translation_rate }
+    match (kind, rotation) {
+        (JointKind::Fixed, _) => LinkJet { enclosure, rotation_rate, translation_rate },
+        // Product rule: d(M R)/dt = Ṁ R + M dR/dt, about a coordinate axis by mixing
+        // columns.
+        (JointKind::Revolute | JointKind::Continuous, Some(rotation)) => {
+            let turning =
+                rotation.right_multiply_rate(&at_origin_rotation, rate).unwrap_or_else(|| at_origin_rotation.mul(&rotation_derivative(axis, value, rate)));
+            LinkJet { enclosure, rotation_rate: add(&rotation.right_multiply(&rotation_rate), &turning), translation_rate }
         }
-        JointKind::Prismatic => {
+        (JointKind::Revolute | JointKind::Continuous, None) => unreachable!("a turning joint's rotation is made"),
+        (JointKind::Prismatic, _) => {
             let slide = IntervalPose::translation_along(axis, value);
             let direction = at_origin_rotation.mul_f64_vector(axis);
             LinkJet {
