@@ -135,11 +135,19 @@ fn triangles_near_curved_rims() {
                     // Proven quantities: never above the distance, so never "apart" on overlap.
                     assert!(distance_lower_bound(&tri_shape, &id, shape, &pose) <= d.max(0.0) + 1e-15, "{what}: lower bound");
                     // Stopped early (a branch and bound's node bounds): still never above, and
-                    // within the precision asked of what GJK reached (at least the distance).
+                    // within the precision asked of what GJK reached (at least the distance),
+                    // started anywhere: along the contact normal, against it, or nowhere.
+                    let skew = (n_world.cross(&Vector3::new(0.3, -0.5, 0.8)) + n_world * 0.5).normalize();
                     for enough in [Real::INFINITY, 0.5 * d] {
-                        let plane = separating_plane_enough(&tri_shape, &id, shape, &pose, enough, 0.05);
-                        assert!(plane.gap <= d.max(0.0) + 1e-15, "{what}: early plane {:e} above the distance", plane.gap);
-                        assert!(d <= 0.0 || plane.gap > enough || plane.gap >= 0.95 * d - 1e-11, "{what}: early plane {:e} stopped short", plane.gap);
+                        for hint in [Vector3::zeros(), n_world, -n_world, skew] {
+                            let plane = separating_plane_enough(&tri_shape, &id, shape, &pose, enough, 0.05, &hint);
+                            assert!(plane.gap <= d.max(0.0) + 1e-15, "{what}: early plane {:e} above the distance (from {hint:?})", plane.gap);
+                            assert!(
+                                d <= 0.0 || plane.gap > enough || plane.gap >= 0.95 * d - 1e-11,
+                                "{what}: early plane {:e} stopped short (from {hint:?})",
+                                plane.gap
+                            );
+                        }
                     }
                     // The gap along the contact normal is the distance; along any other
                     // direction it is less.

@@ -69,7 +69,7 @@ pub fn closest_points(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap
 pub fn may_intersect(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3) -> bool {
     let b_to_a = pose_a.inv_mul(pose_b);
     let margin = a.margin() + b.margin();
-    match core_closest_points(a, b, &b_to_a, Exit::Separation(margin)) {
+    match core_closest_points(a, b, &b_to_a, Exit::Separation(margin), &Vector3::x()) {
         CoreResult::Separated => false,
         CoreResult::Closest(core) => core.lower_bound <= margin,
     }
@@ -81,7 +81,7 @@ pub fn may_intersect(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap,
 pub fn intersects(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3) -> bool {
     let b_to_a = pose_a.inv_mul(pose_b);
     let margin = a.margin() + b.margin();
-    match core_closest_points(a, b, &b_to_a, Exit::Separation(margin)) {
+    match core_closest_points(a, b, &b_to_a, Exit::Separation(margin), &Vector3::x()) {
         CoreResult::Separated => false,
         CoreResult::Closest(core) => {
             let scale = 1.0 + core.point_a.coords.norm() + core.point_b.coords.norm();
@@ -101,7 +101,9 @@ pub fn distance_lower_bound(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn Supp
 /// the shapes more than `enough` apart, or lies within `precision` (a share of the
 /// distance) of the distance it has reached. Against a curved shape GJK approaches the
 /// distance only linearly, so running it to convergence costs tens of steps where a few
-/// settle the question. The normal is zero where no plane was found.
+/// settle the question. The normal is zero where no plane was found. `hint`, a unit
+/// direction from B towards A in the poses' frame near the closest points' (a parent
+/// node's plane; zero for none), is where GJK starts.
 pub fn separating_plane_enough(
     a: &dyn SupportMap,
     pose_a: &Isometry3,
@@ -109,11 +111,14 @@ pub fn separating_plane_enough(
     pose_b: &Isometry3,
     enough: Real,
     precision: Real,
+    hint: &Vector3,
 ) -> SeparatingPlane {
     let b_to_a = pose_a.inv_mul(pose_b);
     let margin = a.margin() + b.margin();
     let stop = Exit::LowerBound { enough: enough + margin, precision };
-    match core_closest_points(a, b, &b_to_a, stop) {
+    // GJK's first point of A - B is the farthest along -hint, seen from A.
+    let first = if *hint == Vector3::zeros() { Vector3::x() } else { -pose_a.rotation.inverse_transform_vector(hint) };
+    match core_closest_points(a, b, &b_to_a, stop, &first) {
         CoreResult::Closest(core) => SeparatingPlane { gap: core.lower_bound - margin, normal: pose_a.rotation * core.normal },
         CoreResult::Separated => unreachable!("a lower bound's exit never reports a separation alone"),
     }
@@ -181,7 +186,7 @@ enum Exit {
 
 /// GJK run to the end (no early exit).
 fn converged(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3) -> CoreClosest {
-    match core_closest_points(a, b, b_to_a, Exit::Converged) {
+    match core_closest_points(a, b, b_to_a, Exit::Converged, &Vector3::x()) {
         CoreResult::Closest(core) => core,
         CoreResult::Separated => unreachable!("no early exit was asked for"),
     }
@@ -195,8 +200,8 @@ fn converged(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3) -> Core
 /// that fails to shorten the distance does not end the search at once: near a flat
 /// contact the support ties between a near and a far corner of a polygon, and the
 /// far one gains nothing while turning the direction so that the next support does.
-fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3, exit: Exit) -> CoreResult {
-    let mut simplex: [Vertex; 4] = [support(a, b, b_to_a, &Vector3::x()); 4];
+fn core_closest_points(a: &dyn SupportMap, b: &dyn SupportMap, b_to_a: &Isometry3, exit: Exit, first: &Vector3) -> CoreResult {
+    let mut simplex: [Vertex; 4] = [support(a, b, b_to_a, first); 4];
     let mut len = 1;
     let mut v = simplex[0].w;
     let mut bary = [1.0, 0.0, 0.0, 0.0];

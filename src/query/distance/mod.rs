@@ -70,7 +70,7 @@ fn node_bound(a: &Cuboid, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isome
     if *parent_normal != Vector3::zeros() && gjk::gap_along(a, pose_a, b, pose_b, parent_normal) >= enough {
         return None;
     }
-    let plane = gjk::separating_plane_enough(a, pose_a, b, pose_b, enough, NODE_BOUND_PRECISION);
+    let plane = gjk::separating_plane_enough(a, pose_a, b, pose_b, enough, NODE_BOUND_PRECISION, parent_normal);
     let bound = plane.gap.max(0.0);
     (bound < enough).then_some((bound, plane.normal))
 }
