@@ -116,9 +116,7 @@ pub fn separating_plane_enough(
     let b_to_a = pose_a.inv_mul(pose_b);
     let margin = a.margin() + b.margin();
     let stop = Exit::LowerBound { enough: enough + margin, precision };
-    // GJK's first point of A - B is the farthest along -hint, seen from A.
-    let first = if *hint == Vector3::zeros() { Vector3::x() } else { -pose_a.rotation.inverse_transform_vector(hint) };
-    match core_closest_points(a, b, &b_to_a, stop, &first) {
+    match core_closest_points(a, b, &b_to_a, stop, &first_direction(pose_a, hint)) {
         CoreResult::Closest(core) => SeparatingPlane { gap: core.lower_bound - margin, normal: pose_a.rotation * core.normal },
         CoreResult::Separated => unreachable!("a lower bound's exit never reports a separation alone"),
     }
@@ -145,9 +143,24 @@ pub struct SeparatingPlane {
 
 /// The best separating plane GJK finds between two convex shapes.
 pub fn separating_plane(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3) -> SeparatingPlane {
+    separating_plane_from(a, pose_a, b, pose_b, &Vector3::zeros())
+}
+
+/// [`separating_plane`], GJK started from `hint` (as in [`separating_plane_enough`]):
+/// the plane a pair had a moment ago.
+pub fn separating_plane_from(a: &dyn SupportMap, pose_a: &Isometry3, b: &dyn SupportMap, pose_b: &Isometry3, hint: &Vector3) -> SeparatingPlane {
     let b_to_a = pose_a.inv_mul(pose_b);
-    let core = converged(a, b, &b_to_a);
+    let core = match core_closest_points(a, b, &b_to_a, Exit::Converged, &first_direction(pose_a, hint)) {
+        CoreResult::Closest(core) => core,
+        CoreResult::Separated => unreachable!("no early exit was asked for"),
+    };
     SeparatingPlane { gap: core.lower_bound - a.margin() - b.margin(), normal: pose_a.rotation * core.normal }
+}
+
+/// Where GJK takes its first point of A - B, in A's frame: the farthest along -hint
+/// (a direction from B towards A in the poses' frame), or along x without one.
+fn first_direction(pose_a: &Isometry3, hint: &Vector3) -> Vector3 {
+    if *hint == Vector3::zeros() { Vector3::x() } else { -pose_a.rotation.inverse_transform_vector(hint) }
 }
 
 /// What GJK on the cores found (as parry's `GJKResult` says it).

@@ -15,6 +15,20 @@ pub(super) struct Probe {
     pub(super) normal: Option<Vector3>,
 }
 
+/// Where a pair's last measurement left off: Lin–Canny's closest features of the two
+/// hulls, and GJK's plane normal against a mesh's vertices (world frame; zero for none).
+#[derive(Clone)]
+pub(super) struct WarmProbe {
+    pub(super) features: WarmStart,
+    pub(super) normal: Vector3,
+}
+
+impl WarmProbe {
+    pub(super) fn new() -> Self {
+        Self { features: WarmStart::new(), normal: Vector3::zeros() }
+    }
+}
+
 /// A frame a motion bound can be taken in: the moving element's pose at the middle
 /// and over the cell in that frame, its ball, the frame's pose at the middle (world
 /// from frame), and the sign of the direction (of `n`, from b towards a) the element's
@@ -80,7 +94,7 @@ impl ClearanceSearch<'_> {
     /// A lower bound of the pair's distance with the links at `poses`, exact where that
     /// is cheap (two convex primitives, two boxes), with the direction to measure gaps
     /// along.
-    pub(super) fn probe(&self, p: usize, poses: &[Isometry3], track_hulls: bool, warm: &mut WarmStart) -> Probe {
+    pub(super) fn probe(&self, p: usize, poses: &[Isometry3], track_hulls: bool, warm: &mut WarmProbe) -> Probe {
         let world = self.world;
         let (a, b) = self.pairs[p];
         let (ea, eb) = (&world.elements[a], &world.elements[b]);
@@ -91,7 +105,7 @@ impl ClearanceSearch<'_> {
             && self.hull_ready(a) & self.hull_ready(b)
             && let (Some((ha, exact_a)), Some((hb, exact_b))) = (self.hulls.get(a), self.hulls.get(b))
         {
-            let found = closest_features_cached(ha, &pose_a, hb, &pose_b, warm);
+            let found = closest_features_cached(ha, &pose_a, hb, &pose_b, &mut warm.features);
             if found.penetrating {
                 return Probe { lower: 0.0, exact: None, normal: None };
             }
@@ -103,8 +117,13 @@ impl ClearanceSearch<'_> {
             return Probe { lower: d.distance, exact: Some(d), normal: direction(&d) };
         }
         // A mesh: GJK's separating plane against its vertices' hull.
-        let plane = gjk::separating_plane(&self.support(a), &pose_a, &self.support(b), &pose_b);
-        if plane.gap > 0.0 { Probe { lower: plane.gap, exact: None, normal: Some(plane.normal) } } else { Probe { lower: 0.0, exact: None, normal: None } }
+        let plane = gjk::separating_plane_from(&self.support(a), &pose_a, &self.support(b), &pose_b, &warm.normal);
+        if plane.gap > 0.0 {
+            warm.normal = plane.normal;
+            Probe { lower: plane.gap, exact: None, normal: Some(plane.normal) }
+        } else {
+            Probe { lower: 0.0, exact: None, normal: None }
+        }
     }
 
     /// Element `e`'s shape as a support map.

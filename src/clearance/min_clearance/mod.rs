@@ -57,7 +57,7 @@ use crate::query::closest_features::{WarmStart, closest_features_cached};
 use crate::query::gjk;
 use crate::robot::JointKind;
 use crate::shape::{Ball, Shape, SupportMap, SupportTree};
-use cell_bound::{CellData, Probe, Reach, direction};
+use cell_bound::{CellData, Probe, Reach, WarmProbe, direction};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -249,7 +249,7 @@ struct Search<'s, 'w> {
     motion: &'s JointMotion,
     options: &'s ClearanceOptions,
     goal: Goal,
-    warm_starts: Vec<WarmStart>,
+    warm_starts: Vec<WarmProbe>,
     /// The hull's gap below the exact distance, as last seen on each pair.
     hull_gaps: Vec<Real>,
     /// For [`Goal::Apart`], whether a pair was found closer than its threshold
@@ -606,7 +606,7 @@ impl<'w> ClearanceSearch<'w> {
             options,
             goal,
             found_closer: false,
-            warm_starts: vec![WarmStart::new(); self.pairs.len()],
+            warm_starts: vec![WarmProbe::new(); self.pairs.len()],
             hull_gaps: vec![Real::INFINITY; self.pairs.len()],
             incumbent: Incumbent { best: None, distance: Real::INFINITY, candidate: None },
             evaluations: 0,
@@ -629,7 +629,7 @@ impl<'w> ClearanceSearch<'w> {
         let (a, b) = self.pairs[p];
         let (ea, eb) = (&self.world.elements[a], &self.world.elements[b]);
         let boxes = ea.body_obb.transformed_aabb(&body_pose(ea.body, &poses)).distance(&eb.body_obb.transformed_aabb(&body_pose(eb.body, &poses)));
-        let probe = self.probe(p, &poses, true, &mut WarmStart::new());
+        let probe = self.probe(p, &poses, true, &mut WarmProbe::new());
         let exact = pair_distance(self.world, self.pairs[p], &poses, Real::INFINITY).expect("no cutoff");
         let mut along = |n: Option<Vector3>| match (n, fixed) {
             (Some(n), false) => (self.gap_along(p, &poses, &n) - reach.along(&n) - tiny, self.second_order(p, segment, lo, hi, &mut data, &n) - tiny),
