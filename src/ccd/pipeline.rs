@@ -177,28 +177,37 @@ pub fn run_pipeline_except(world: &CollisionWorld, motion: &JointMotion, options
     result
 }
 
-/// Whether a link and another body touch, sample after sample of a march: each element
-/// pair's last touching triangles are tried first ([`intersection_point_witnessed`],
-/// the same answers as the plain intersection test).
+/// Whether a link and another body touch, sample after sample of a march: the element
+/// pair that touched last is tried first, and each pair's last touching triangles
+/// ([`intersection_point_witnessed`], the same answers as the plain intersection test).
 struct MarchingTouch<'w> {
     world: &'w CollisionWorld,
     /// The two bodies' element pairs, each with its witness.
     pairs: Vec<(usize, usize, TouchWitness)>,
+    /// The pair that touched last.
+    last: usize,
 }
 
 impl<'w> MarchingTouch<'w> {
     fn new(world: &'w CollisionWorld, link: usize, other: Body) -> Self {
         let on = |body: Body| world.elements.iter().enumerate().filter(move |(_, e)| e.body == body).map(|(k, _)| k);
         let pairs = on(Body::Link(link)).flat_map(|a| on(other).map(move |b| (a, b, TouchWitness::Unknown))).collect();
-        Self { world, pairs }
+        Self { world, pairs, last: 0 }
     }
 
     fn touch(&mut self, poses: &[Isometry3]) -> bool {
         let world = self.world;
-        self.pairs.iter_mut().any(|(a, b, witness)| {
+        let count = self.pairs.len();
+        let order = (0..count).map(|k| (self.last + k) % count);
+        for k in order {
+            let (a, b, witness) = &mut self.pairs[k];
             let (ea, eb) = (&world.elements[*a], &world.elements[*b]);
-            intersection_point_witnessed(&ea.shape, &world.element_pose(ea, poses), &eb.shape, &world.element_pose(eb, poses), witness).is_some()
-        })
+            if intersection_point_witnessed(&ea.shape, &world.element_pose(ea, poses), &eb.shape, &world.element_pose(eb, poses), witness).is_some() {
+                self.last = k;
+                return true;
+            }
+        }
+        false
     }
 }
 
