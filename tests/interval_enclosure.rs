@@ -550,6 +550,9 @@ proptest! {
             half_extents: Vector3::new(rng.range(0.0, 0.3), rng.range(0.0, 0.3), rng.range(0.0, 0.3)),
         };
         let aabb = set.obb_aabb(&obb);
+        // The set placed after an exact pose (an element's origin seen from its link).
+        let before = origins[2] * origins[0];
+        let placed = IntervalPose::isometry_mul(&before, &set);
         let probe = Point3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
         let cloud = set.transform_point(&probe);
         let direction = set.transform_vector(&probe.coords);
@@ -570,6 +573,16 @@ proptest! {
                 prop_assert!(set.translation.0[i].contains(pose.translation.vector[i]), "t({i}) {:?} misses {}", set.translation.0[i], pose.translation.vector[i]);
             }
             prop_assert!(set.contains(&pose));
+            // Within a rounding of the f64 product (the algebra, not the last bits).
+            let (mb, tb) = (*before.rotation.to_rotation_matrix().matrix(), before.translation.vector);
+            let (m_placed, t_placed) = (mb * m, mb * pose.translation.vector + tb);
+            let near = |x: Interval, v: f64| x.lo - 1e-14 <= v && v <= x.hi + 1e-14;
+            for i in 0..3 {
+                for j in 0..3 {
+                    prop_assert!(near(placed.rotation.0[i][j], m_placed[(i, j)]), "placed R({i},{j}) {:?} misses {}", placed.rotation.0[i][j], m_placed[(i, j)]);
+                }
+                prop_assert!(near(placed.translation.0[i], t_placed[i]), "placed t({i}) {:?} misses {}", placed.translation.0[i], t_placed[i]);
+            }
             prop_assert!(cloud.contains(&(pose * probe).coords));
             prop_assert!(direction.contains(&(pose * probe.coords)));
             for corner in 0..8 {

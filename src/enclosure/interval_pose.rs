@@ -334,6 +334,17 @@ impl IntervalPose {
         }
     }
 
+    /// Composition `iso ∘ self` with an exact pose applied after the set (its f64
+    /// matrix, as in [`Self::from_isometry`]); cheaper than [`Self::mul`].
+    pub fn isometry_mul(iso: &Isometry3, set: &IntervalPose) -> IntervalPose {
+        let m = iso.rotation.to_rotation_matrix().into_inner();
+        let row = |i: usize| [m[(i, 0)], m[(i, 1)], m[(i, 2)]];
+        IntervalPose {
+            rotation: IntervalMatrix3(std::array::from_fn(|i| std::array::from_fn(|j| dot_f64(set.rotation.column(j), row(i))))),
+            translation: IntervalVector3(std::array::from_fn(|i| dot_f64(set.translation.0, row(i)) + iso.translation.vector[i])),
+        }
+    }
+
     /// `{R p + t}` over the set: where the point `p` can be.
     pub fn transform_point(&self, p: &Point3) -> IntervalVector3 {
         self.rotation.mul_f64_vector(&p.coords) + self.translation

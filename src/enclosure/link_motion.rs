@@ -229,18 +229,26 @@ impl KinematicTree {
     /// the poses in the parent's frame.
     pub fn relative_pose(&self, links: &[LinkEnclosure], a: usize, b: usize) -> IntervalPose {
         let (mut x, mut y) = (a, b);
-        let (mut a_up, mut b_up) = (IntervalPose::identity(), IntervalPose::identity());
+        // Each link in the common ancestor's frame, from the first step up (no product
+        // with the identity).
+        let (mut a_up, mut b_up): (Option<IntervalPose>, Option<IntervalPose>) = (None, None);
+        let up = |pose: Option<IntervalPose>, link: &LinkEnclosure| Some(pose.map_or(*local(link), |p| local(link).mul(&p)));
         while x != y {
             if self.depth[x] >= self.depth[y] {
-                a_up = local(&links[x]).mul(&a_up);
+                a_up = up(a_up, &links[x]);
                 x = self.parent[x].expect("a link below the root has a parent");
             } else {
-                b_up = local(&links[y]).mul(&b_up);
+                b_up = up(b_up, &links[y]);
                 y = self.parent[y].expect("a link below the root has a parent");
             }
         }
         // a_up: a in the ancestor's frame; b_up: b in it. b in a: a_up⁻¹ b_up.
-        a_up.inv_mul(&b_up)
+        match (a_up, b_up) {
+            (Some(a_up), Some(b_up)) => a_up.inv_mul(&b_up),
+            (Some(a_up), None) => a_up.inv_mul(&IntervalPose::identity()),
+            (None, Some(b_up)) => b_up,
+            (None, None) => IntervalPose::identity(),
+        }
     }
 }
 

@@ -19,7 +19,7 @@ pub fn element_pose(e: &Element, links: &[LinkEnclosure]) -> IntervalPose {
 /// chain between them (the enclosures must hold the poses in the parent's frame).
 pub fn element_relative_pose(tree: &KinematicTree, ea: &Element, eb: &Element, links: &[LinkEnclosure]) -> IntervalPose {
     match (ea.body, eb.body) {
-        (Body::Link(la), Body::Link(lb)) => IntervalPose::from_isometry(&ea.origin.inverse()).mul(&tree.relative_pose(links, la, lb)).mul_isometry(&eb.origin),
+        (Body::Link(la), Body::Link(lb)) => IntervalPose::isometry_mul(&ea.origin.inverse(), &tree.relative_pose(links, la, lb)).mul_isometry(&eb.origin),
         _ => element_pose(ea, links).inv_mul(&element_pose(eb, links)),
     }
 }
