@@ -37,11 +37,21 @@ impl Obb {
     /// Whether this box and `other` overlap, `other` being placed in this box's frame
     /// by `other_to_self`. Closed boxes; errs only towards "overlap".
     pub fn intersects(&self, other: &Obb, other_to_self: &Isometry3) -> bool {
+        self.intersects_placed(&other.placed_by(&other_to_self.rotation.to_rotation_matrix().into_inner(), &other_to_self.translation.vector))
+    }
+
+    /// This box under the rigid pose with rotation matrix `rotation` and `translation`
+    /// (for many boxes under one pose: its quaternion's matrix made once).
+    pub fn placed_by(&self, rotation: &Matrix3, translation: &Vector3) -> Obb {
+        Obb { center: Point3::from(rotation * self.center.coords + translation), axes: rotation * self.axes, half_extents: self.half_extents }
+    }
+
+    /// Whether this box and `other`, given in the same frame, overlap. Closed boxes; errs
+    /// only towards "overlap" (by [`PARALLEL_EPSILON`] and a relative 1e-12).
+    pub fn intersects_placed(&self, other: &Obb) -> bool {
         // Rotation and translation of `other` in the coordinates of this box's axes.
-        let other_axes = other_to_self.rotation.to_rotation_matrix().matrix() * other.axes;
-        let r = self.axes.tr_mul(&other_axes);
-        let t_world = other_to_self * other.center - self.center;
-        let t = self.axes.tr_mul(&t_world);
+        let r = self.axes.tr_mul(&other.axes);
+        let t = self.axes.tr_mul(&(other.center - self.center));
         let abs_r = r.abs().add_scalar(PARALLEL_EPSILON);
         let a = &self.half_extents;
         let b = &other.half_extents;

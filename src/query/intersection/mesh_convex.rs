@@ -15,7 +15,9 @@ pub fn mesh_convex_intersection(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &
 /// one solid holds the other).
 pub(super) fn mesh_convex_touch(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &Shape, pose_convex: &Isometry3) -> Option<(Point3, Option<u32>)> {
     let convex_in_mesh = pose_mesh.inv_mul(pose_convex);
-    let convex_obb = Obb::from_aabb(&convex.local_aabb());
+    // The convex shape's box in the mesh's frame, placed once for every node.
+    let convex_obb =
+        Obb::from_aabb(&convex.local_aabb()).placed_by(&convex_in_mesh.rotation.to_rotation_matrix().into_inner(), &convex_in_mesh.translation.vector);
     let nodes = mesh.obb_tree().nodes();
     let mut stack = vec![0u32];
     if nodes.is_empty() {
@@ -23,7 +25,7 @@ pub(super) fn mesh_convex_touch(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &
     }
     while let Some(i) = stack.pop() {
         let node = &nodes[i as usize];
-        if !node.obb.intersects(&convex_obb, &convex_in_mesh) {
+        if !node.obb.intersects_placed(&convex_obb) {
             continue;
         }
         match node.content {
@@ -45,7 +47,9 @@ pub(super) fn mesh_convex_touch(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &
 /// other (which needs its box inside the other's box); the surfaces are not tested.
 pub fn mesh_convex_containment(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &Shape, pose_convex: &Isometry3) -> Option<Point3> {
     let convex_in_mesh = pose_mesh.inv_mul(pose_convex);
-    let convex_obb = Obb::from_aabb(&convex.local_aabb());
+    // The convex shape's box in the mesh's frame, placed once for every node.
+    let convex_obb =
+        Obb::from_aabb(&convex.local_aabb()).placed_by(&convex_in_mesh.rotation.to_rotation_matrix().into_inner(), &convex_in_mesh.translation.vector);
     let convex_box = convex_obb.transformed_aabb(&convex_in_mesh);
     if convex_box.contains(&mesh.local_aabb()) {
         for rep in mesh.component_representatives() {

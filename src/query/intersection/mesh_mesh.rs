@@ -14,6 +14,7 @@ pub fn mesh_mesh_intersection(a: &TriMesh, pose_a: &Isometry3, b: &TriMesh, pose
 /// where one solid holds the other).
 pub(super) fn mesh_mesh_touch(a: &TriMesh, pose_a: &Isometry3, b: &TriMesh, pose_b: &Isometry3) -> Option<(Point3, Option<(u32, u32)>)> {
     let b_in_a = pose_a.inv_mul(pose_b);
+    let (rotation, translation) = (b_in_a.rotation.to_rotation_matrix().into_inner(), b_in_a.translation.vector);
     let (na, nb) = (a.obb_tree().nodes(), b.obb_tree().nodes());
     if na.is_empty() || nb.is_empty() {
         return None;
@@ -21,7 +22,7 @@ pub(super) fn mesh_mesh_touch(a: &TriMesh, pose_a: &Isometry3, b: &TriMesh, pose
     let mut stack = vec![(0u32, 0u32)];
     while let Some((ia, ib)) = stack.pop() {
         let (node_a, node_b) = (&na[ia as usize], &nb[ib as usize]);
-        if !node_a.obb.intersects(&node_b.obb, &b_in_a) {
+        if !node_a.obb.intersects_placed(&node_b.obb.placed_by(&rotation, &translation)) {
             continue;
         }
         match (node_a.content, node_b.content) {

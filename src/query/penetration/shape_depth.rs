@@ -121,12 +121,13 @@ pub fn features_penetration(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &I
 /// `pose_other` places).
 fn triangles_meeting(mesh: &TriMesh, pose: &Isometry3, other: &Obb, pose_other: &Isometry3) -> Vec<u32> {
     let other_in_mesh = pose.inv_mul(pose_other);
+    let other = other.placed_by(&other_in_mesh.rotation.to_rotation_matrix().into_inner(), &other_in_mesh.translation.vector);
     let nodes = mesh.obb_tree().nodes();
     let mut found = Vec::new();
     let mut stack = if nodes.is_empty() { Vec::new() } else { vec![0u32] };
     while let Some(i) = stack.pop() {
         let node = &nodes[i as usize];
-        if !node.obb.intersects(other, &other_in_mesh) {
+        if !node.obb.intersects_placed(&other) {
             continue;
         }
         match node.content {
@@ -141,12 +142,13 @@ fn triangles_meeting(mesh: &TriMesh, pose: &Isometry3, other: &Obb, pose_other: 
 /// together, the larger box of a pair opened first.
 fn triangle_pairs_meeting(ma: &TriMesh, pose_a: &Isometry3, mb: &TriMesh, pose_b: &Isometry3) -> Vec<(u32, u32)> {
     let b_in_a = pose_a.inv_mul(pose_b);
+    let (rotation, translation) = (b_in_a.rotation.to_rotation_matrix().into_inner(), b_in_a.translation.vector);
     let (nodes_a, nodes_b) = (ma.obb_tree().nodes(), mb.obb_tree().nodes());
     let mut found = Vec::new();
     let mut stack = if nodes_a.is_empty() || nodes_b.is_empty() { Vec::new() } else { vec![(0u32, 0u32)] };
     while let Some((i, j)) = stack.pop() {
         let (na, nb) = (&nodes_a[i as usize], &nodes_b[j as usize]);
-        if !na.obb.intersects(&nb.obb, &b_in_a) {
+        if !na.obb.intersects_placed(&nb.obb.placed_by(&rotation, &translation)) {
             continue;
         }
         match (na.content, nb.content) {
