@@ -1,7 +1,7 @@
 //! Mesh queries: OBB-tree descent to exact leaf tests, and solid containment of
 //! closed meshes and primitives either way.
 use ccd_guard::math::{Isometry3, Point3, Vector3};
-use ccd_guard::query::intersection::{TouchWitness, intersection_point, intersection_point_witnessed};
+use ccd_guard::query::intersection::{TouchWitness, intersection_point, intersection_point_witnessed, mesh_convex_containment};
 use ccd_guard::shape::{Ball, Cuboid, Shape, TriMesh};
 use std::sync::Arc;
 
@@ -58,6 +58,17 @@ fn mesh_inside_a_primitive_collides() {
     let p = intersection_point(&mesh(0.5), &at(0.3, 0.0, 0.0), &big, &Isometry3::identity()).expect("contained");
     assert!(p.coords.amax() <= 2.0);
     assert!(intersection_point(&mesh(0.5), &at(3.0, 0.0, 0.0), &big, &Isometry3::identity()).is_none());
+    // Off the primitive's centre, and inside a long box turned a quarter about z.
+    assert!(intersection_point(&mesh(0.5), &at(1.2, 0.0, 0.0), &big, &Isometry3::identity()).is_some());
+    let long = Shape::Cuboid(Cuboid { half_extents: Vector3::new(3.0, 0.6, 0.6) });
+    let quarter = Isometry3::new(Vector3::new(5.0, -4.0, 1.0), Vector3::new(0.0, 0.0, std::f64::consts::FRAC_PI_2));
+    assert!(intersection_point(&mesh(0.5), &at(5.0, -2.0, 1.0), &long, &quarter).is_some());
+    assert!(intersection_point(&mesh(0.5), &at(7.0, -4.0, 1.0), &long, &quarter).is_none());
+    // The containment test alone (the triangles inside a solid primitive find it too).
+    let cube = box_mesh(0.5);
+    assert!(mesh_convex_containment(&cube, &at(1.2, 0.0, 0.0), &big, &Isometry3::identity()).is_some());
+    assert!(mesh_convex_containment(&cube, &at(5.0, -2.0, 1.0), &long, &quarter).is_some());
+    assert!(mesh_convex_containment(&cube, &at(7.0, -4.0, 1.0), &long, &quarter).is_none());
 }
 
 #[test]

@@ -47,10 +47,7 @@ pub(super) fn mesh_convex_touch(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &
 /// other (which needs its box inside the other's box); the surfaces are not tested.
 pub fn mesh_convex_containment(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &Shape, pose_convex: &Isometry3) -> Option<Point3> {
     let convex_in_mesh = pose_mesh.inv_mul(pose_convex);
-    // The convex shape's box in the mesh's frame, placed once for every node.
-    let convex_obb =
-        Obb::from_aabb(&convex.local_aabb()).placed_by(&convex_in_mesh.rotation.to_rotation_matrix().into_inner(), &convex_in_mesh.translation.vector);
-    let convex_box = convex_obb.transformed_aabb(&convex_in_mesh);
+    let convex_box = Obb::from_aabb(&convex.local_aabb()).transformed_aabb(&convex_in_mesh);
     if convex_box.contains(&mesh.local_aabb()) {
         for rep in mesh.component_representatives() {
             if convex.contains_local_point(&convex_in_mesh.inverse_transform_point(&rep)) {
