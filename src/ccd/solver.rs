@@ -289,15 +289,17 @@ impl<'w, 'c> Solver<'w, 'c> {
     /// normal now: a pair hovering near another body keeps nearly the same plane from
     /// one interval to the next. Either is a proven plane at the start, as GJK's is.
     fn root_advancement(&mut self, pair: usize, frame: &AdvancementFrame, ea: &Element, eb: &Element, l: Real) -> Advancement {
+        let moving_ball = element_ball(if frame.moving_is_a { ea } else { eb });
+        let advance = |plane: &SeparatingPlane| advance_from_plane(plane, &frame.start, &frame.over, &moving_ball);
+        let cached = self.root_planes[pair];
+        if let Some((start, plane)) = cached
+            && start == l
+        {
+            return advance(&plane);
+        }
         let (hull_a, hull_b) = (ea.shape.convex_bound(), eb.shape.convex_bound());
-        let (ball_a, ball_b) = (element_ball(ea), element_ball(eb));
-        let (fixed, moving, moving_ball) =
-            if frame.moving_is_a { (hull_b.as_ref(), hull_a.as_ref(), &ball_a) } else { (hull_a.as_ref(), hull_b.as_ref(), &ball_b) };
-        let advance = |plane: &SeparatingPlane| advance_from_plane(plane, &frame.start, &frame.over, moving_ball);
-        if let Some((start, plane)) = self.root_planes[pair] {
-            if start == l {
-                return advance(&plane);
-            }
+        let (fixed, moving) = if frame.moving_is_a { (hull_b.as_ref(), hull_a.as_ref()) } else { (hull_a.as_ref(), hull_b.as_ref()) };
+        if let Some((_, plane)) = cached {
             let hint = SeparatingPlane { gap: gjk::gap_along(fixed, &Isometry3::identity(), moving, &frame.start, &plane.normal), normal: plane.normal };
             let outcome = advance(&hint);
             if outcome.separated {

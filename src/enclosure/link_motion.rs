@@ -120,8 +120,12 @@ pub fn link_jets(robot: &Robot, segment: &Segment, s0: Real, s1: Real, out: &mut
 /// The child's pose: parent, then the exact joint origin, then the joint's motion (a
 /// rotation about or a slide along its axis).
 pub(super) fn child_enclosure(parent: &LinkEnclosure, origin: &Isometry3, kind: JointKind, axis: &Vector3, value: Interval, with_local: bool) -> LinkEnclosure {
-    let rotation = matches!(kind, JointKind::Revolute | JointKind::Continuous).then(|| AxisRotation::new(axis, value));
-    turned_child(parent, origin, kind, axis, value, rotation.as_ref(), with_local)
+    turned_child(parent, origin, kind, axis, value, joint_rotation(kind, axis, value).as_ref(), with_local)
+}
+
+/// The rotations of a revolute or continuous joint by the angles `value`.
+fn joint_rotation(kind: JointKind, axis: &Vector3, value: Interval) -> Option<AxisRotation> {
+    matches!(kind, JointKind::Revolute | JointKind::Continuous).then(|| AxisRotation::new(axis, value))
 }
 
 /// [`child_enclosure`] with the joint's rotation (revolute and continuous joints) made.
@@ -154,7 +158,7 @@ fn turned_child(
 /// rule.
 pub(super) fn child_jet(parent: &LinkJet, origin: &Isometry3, kind: JointKind, axis: &Vector3, value: Interval, rate: Interval) -> LinkJet {
     let r_o = origin.rotation.to_rotation_matrix().into_inner();
-    let rotation = matches!(kind, JointKind::Revolute | JointKind::Continuous).then(|| AxisRotation::new(axis, value));
+    let rotation = joint_rotation(kind, axis, value);
     let enclosure = turned_child(&parent.enclosure, origin, kind, axis, value, rotation.as_ref(), true);
     let at_origin_rotation = parent.enclosure.pose.rotation.mul_matrix(&r_o);
     let rotation_rate = parent.rotation_rate.mul_matrix(&r_o);
