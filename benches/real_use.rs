@@ -283,6 +283,8 @@ fn breakdown(all: &[Case]) {
     let now = || Clock(cpu());
     let ms = |t: Clock| cpu() - t.0;
     let pick: Option<usize> = std::env::var("REAL_USE_PICK").ok().and_then(|v| v.parse().ok());
+    // As a whole report searches the clearance.
+    let whole_report = ClearanceOptions { stop_at_contact: true, ..ClearanceOptions::default() };
     for (i, c) in all.iter().enumerate() {
         if pick.is_some_and(|p| p != i) {
             continue;
@@ -291,7 +293,7 @@ fn breakdown(all: &[Case]) {
             let mut runs: Vec<f64> = (0..15)
                 .map(|_| {
                     let t = now();
-                    let _ = split_clearance(&c.input.world, &c.input.motion, &ClearanceOptions::default());
+                    let _ = split_clearance(&c.input.world, &c.input.motion, &whole_report);
                     ms(t)
                 })
                 .collect();
@@ -303,7 +305,7 @@ fn breakdown(all: &[Case]) {
         let near = near_pairs_apart(w, m, 0.001);
         let t_near = ms(t);
         let t = now();
-        let split = split_clearance(w, m, &ClearanceOptions::default());
+        let split = split_clearance(w, m, &whole_report);
         let t_split = ms(t);
         let t = now();
         let ws = split.world.as_ref().map(|x| (x.cells, x.evaluations, x.exact_distances, x.closest.distance));

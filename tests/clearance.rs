@@ -9,8 +9,10 @@
 //! sampled over the cell (shrinking the motion bounds or dropping the second-order
 //! term's spread makes that test fail).
 use ccd_guard::check::CheckInput;
-use ccd_guard::clearance::{ClearanceOptions, ClearanceSearch, checked_element_pairs, clearance_profile, min_clearance, pair_distance, world_distance};
-use ccd_guard::collision::CollisionWorld;
+use ccd_guard::clearance::{
+    ClearanceOptions, ClearanceSearch, SplitClearance, checked_element_pairs, clearance_profile, min_clearance, pair_distance, split_clearance, world_distance,
+};
+use ccd_guard::collision::{Body, CollisionWorld};
 use ccd_guard::demo::{CASES, FILES, case_input};
 use ccd_guard::math::{Point3, Vector3};
 use ccd_guard::motion::JointMotion;
@@ -247,4 +249,63 @@ fn colliding_motion_has_zero_clearance() {
     let input = case_input(&CASES[1]).unwrap();
     let found = min_clearance(&input.world, &input.motion, &ClearanceOptions::default()).unwrap();
     assert_eq!(found.closest.distance, 0.0);
+}
+
+/// The sampled distance of every pair at `n` instants of every segment: the smallest per
+/// pair.
+fn sampled_pair_minima(world: &CollisionWorld, motion: &JointMotion, pairs: &[(usize, usize)], n: usize) -> Vec<f64> {
+    let mut least = vec![f64::INFINITY; pairs.len()];
+    for seg in &motion.segments {
+        for k in 0..=n {
+            let poses = world.robot.link_poses(&motion.positions_at(seg.start_time + seg.duration * k as f64 / n as f64));
+            for (p, &pair) in pairs.iter().enumerate() {
+                least[p] = least[p].min(pair_distance(world, pair, &poses, f64::INFINITY).unwrap().distance);
+            }
+        }
+    }
+    least
+}
+
+/// Whole reports search the clearance to the world and the self-clearance with
+/// `stop_at_contact`: on a colliding motion both stop at the first pair found touching,
+/// on one core (taking turns) and on two (side by side). The clearance is then 0, the
+/// searches did less than to their tolerance, and every pair's bound still lies below
+/// its sampled distances. Without the option, taking turns gives each search the answer
+/// it has alone.
+#[test]
+fn split_searches_stop_together_at_a_contact() {
+    let colliding = case_input(&CASES[1]).unwrap();
+    let (world, motion) = (&colliding.world, &colliding.motion);
+    let stop = ClearanceOptions { stop_at_contact: true, ..ClearanceOptions::default() };
+    let cells = |s: &SplitClearance| [&s.world, &s.self_collision].into_iter().flatten().map(|c| c.cells + c.evaluations).sum::<usize>();
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let (full, stopped) = pool.install(|| (split_clearance(world, motion, &ClearanceOptions::default()), split_clearance(world, motion, &stop)));
+        assert!(full.world.is_some() && full.self_collision.is_some(), "both parts are checked");
+        assert!(!full.touching && stopped.touching, "{threads} threads");
+        let combined = stopped.combined().unwrap();
+        assert_eq!(combined.closest.distance, 0.0);
+        assert!(cells(&stopped) < cells(&full), "{threads} threads: {} cells and measurements stopped, {} to the tolerance", cells(&stopped), cells(&full));
+        let pairs: Vec<(usize, usize)> = combined.pair_lower_bounds.iter().map(|(pair, _)| *pair).collect();
+        let sampled = sampled_pair_minima(world, motion, &pairs, 200);
+        for ((pair, bound), least) in combined.pair_lower_bounds.iter().zip(&sampled) {
+            assert!(*bound <= least + 1e-12, "{threads} threads: pair {pair:?} bound {bound} above its sampled distance {least}");
+        }
+    }
+
+    let free = case_input(&CASES[0]).unwrap();
+    let (world, motion) = (&free.world, &free.motion);
+    let (to_world, to_self): (Vec<_>, Vec<_>) =
+        checked_element_pairs(world).into_iter().partition(|&(_, b)| matches!(world.elements[b].body, Body::Obstacle(_)));
+    let alone = |pairs: Vec<(usize, usize)>| ClearanceSearch::with_pairs(world, pairs).min_clearance(motion, &ClearanceOptions::default()).unwrap();
+    let (world_alone, self_alone) = (alone(to_world), alone(to_self));
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    for options in [ClearanceOptions::default(), stop] {
+        let turns = pool.install(|| split_clearance(world, motion, &options));
+        assert!(!turns.touching);
+        for (together, alone) in [(turns.world.unwrap(), &world_alone), (turns.self_collision.unwrap(), &self_alone)] {
+            assert_eq!((together.cells, together.evaluations, together.exact_distances), (alone.cells, alone.evaluations, alone.exact_distances));
+            assert_eq!((together.closest.distance, together.lower_bound), (alone.closest.distance, alone.lower_bound));
+        }
+    }
 }

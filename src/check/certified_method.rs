@@ -11,8 +11,13 @@
 //! whole motion, with a margin far above rounding: the certifier takes it as excluded and
 //! subdivides only the pairs that come closer. Such a pair has no contact for the
 //! pipeline to find either: for a whole report the search comes first and the pipeline
-//! leaves those pairs out too (on a colliding motion the search stops at its first
-//! contact, where the distance is zero; the bounds it has by then still hold).
+//! leaves those pairs out too. On a colliding motion both searches, the clearance to
+//! the world and the self-clearance, stop at the first pair either finds touching
+//! (`stop_at_contact`): the report's clearance is then 0, and the bounds they have by
+//! then still hold. (The self-clearance of a motion whose contact is with an obstacle
+//! had been searched to its tolerance for nothing: `cargo bench --bench real_use`,
+//! colliding whole reports.) Should the pipeline find no contact after all, the
+//! clearances are searched again to their tolerance.
 //!
 //! The first answer alone (`--first-only`) measures no clearance unless one is
 //! required. Its search ([`near_pairs_apart`]) looks only at the pairs that may touch
@@ -56,19 +61,23 @@ pub struct CertifiedOutcome {
 pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &CertifyOptions, with_clearance: bool) -> CertifiedOutcome {
     let started = Instant::now();
     let (world, motion) = (&input.world, &input.motion);
-    let measure = || {
-        let clearance = split_clearance(world, motion, &ClearanceOptions::default());
+    let measure = |stop_at_contact: bool| {
+        let clearance = split_clearance(world, motion, &ClearanceOptions { stop_at_contact, ..ClearanceOptions::default() });
         let apart = clearance.combined().map_or(Vec::new(), |c| pairs_apart(&c, certify.tolerance));
         (Some(clearance), apart)
     };
     let (mut clearance, mut apart) = match (options.first_only, with_clearance) {
-        (false, _) => measure(),
+        (false, _) => measure(true),
         (true, false) => (None, near_pairs_apart(world, motion, certify.tolerance)),
         (true, true) => (None, Vec::new()),
     };
     let result = run_pipeline_except(world, motion, options, &apart);
-    if options.first_only && with_clearance && result.contacts.is_empty() {
-        (clearance, apart) = measure();
+    let cut_short = clearance.as_ref().is_some_and(|c| c.touching);
+    if result.contacts.is_empty() && ((options.first_only && with_clearance) || cut_short) {
+        // No contact after all where the search met a pair at distance 0 (touching
+        // within rounding): the report's clearances are searched to their tolerance.
+        // The pairs the first search proved apart stay proven.
+        (clearance, apart) = measure(false);
     }
     let mut report = pipeline_report(world, &result, certify.tolerance);
     report.method = ReportMethod::Certified;

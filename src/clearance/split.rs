@@ -3,7 +3,7 @@
 //! its neighbour says nothing of the shelf), and the smaller one alone hides the other.
 //! Each is the minimum clearance search ([`super::min_clearance`]) over its own pairs;
 //! together they give the motion's minimum clearance.
-use super::min_clearance::{ClearanceOptions, ClearanceSearch, MinClearance};
+use super::min_clearance::{ClearanceOptions, ClearanceSearch, MinClearance, min_clearances_together};
 use super::world_distance::checked_element_pairs;
 use crate::collision::{Body, CollisionWorld};
 use crate::motion::JointMotion;
@@ -14,21 +14,23 @@ use crate::motion::JointMotion;
 pub struct SplitClearance {
     pub world: Option<MinClearance>,
     pub self_collision: Option<MinClearance>,
+    /// A pair was found touching, and (with [`ClearanceOptions::stop_at_contact`]) both
+    /// searches stopped there: the motion's minimum clearance is 0 and every pair's
+    /// bound is proven, but the part without the contact is not searched to its
+    /// tolerance (its minimum may lie above the true one by more).
+    pub touching: bool,
 }
 
-/// Both clearances of the motion, the two searches side by side where there are cores
-/// for both (rayon).
+/// Both clearances of the motion: the two searches side by side where there are cores
+/// for both (rayon), else taking turns ([`min_clearances_together`]).
 pub fn split_clearance(world: &CollisionWorld, motion: &JointMotion, options: &ClearanceOptions) -> SplitClearance {
     let (to_world, to_self): (Vec<_>, Vec<_>) =
         checked_element_pairs(world).into_iter().partition(|&(_, b)| matches!(world.elements[b].body, Body::Obstacle(_)));
-    let search = |pairs: Vec<(usize, usize)>| match pairs.is_empty() {
-        true => None,
-        false => ClearanceSearch::with_pairs(world, pairs).min_clearance_held(motion, options),
-    };
-    let (world, self_collision) = rayon::join(|| search(to_world), || search(to_self));
-    SplitClearance { world, self_collision }
+    let (to_world, to_self) = (ClearanceSearch::with_pairs(world, to_world), ClearanceSearch::with_pairs(world, to_self));
+    let (found, touching) = min_clearances_together(&[&to_world, &to_self], motion, options);
+    let [world, self_collision]: [Option<MinClearance>; 2] = found.try_into().expect("one clearance per search");
+    SplitClearance { world, self_collision, touching }
 }
-
 impl SplitClearance {
     /// The motion's minimum clearance over every checked pair: the smaller of the two,
     /// with the smaller proven lower bound and every pair's bound.

@@ -60,7 +60,7 @@ use crate::shape::{Ball, Shape, SupportMap, SupportTree};
 use cell_bound::{CellData, Probe, Reach, WarmProbe, direction};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 #[derive(Clone, Copy, Debug)]
 pub struct ClearanceOptions {
@@ -73,11 +73,16 @@ pub struct ClearanceOptions {
     /// Measure pairs of hulls with Lin–Canny's closest features (warm started) once
     /// the hulls are built, rather than with GJK.
     pub track_hulls: bool,
+    /// Stop at the first pair found touching (an attained distance of 0): the minimum
+    /// is then 0, and every pair keeps the proven bound its cells have by then. For a
+    /// report that needs the clearance only when the motion is free, and the pairs
+    /// proven apart in any case ([`split_clearance`](super::split_clearance)).
+    pub stop_at_contact: bool,
 }
 
 impl Default for ClearanceOptions {
     fn default() -> Self {
-        Self { tolerance: 1e-4, relative_tolerance: 1e-2, min_cell: 1e-9, track_hulls: true }
+        Self { tolerance: 1e-4, relative_tolerance: 1e-2, min_cell: 1e-9, track_hulls: true, stop_at_contact: false }
     }
 }
 
@@ -174,6 +179,51 @@ pub fn min_clearance(world: &CollisionWorld, motion: &JointMotion, options: &Cle
     ClearanceSearch::new(world).min_clearance_held(motion, options)
 }
 
+/// The minimum clearances of one motion over several searches' pairs (each its own
+/// minimum, `None` where a search has no pairs), and whether a pair was found touching.
+/// With [`ClearanceOptions::stop_at_contact`] all stop at the first pair any of them
+/// finds touching. Where rayon has one thread they take turns, the cell with the
+/// smallest bound first, as one best-first search over all their pairs would (so a
+/// contact in one is met before the other is searched to its tolerance); else they run
+/// side by side. Each search's own cells, and so its answer, are those it has alone.
+pub fn min_clearances_together(finders: &[&ClearanceSearch], motion: &JointMotion, options: &ClearanceOptions) -> (Vec<Option<MinClearance>>, bool) {
+    let held = (motion.segments.is_empty() && motion.waypoints.len() == 1).then(|| stationary(motion));
+    let searched = held.as_ref().unwrap_or(motion);
+    if searched.segments.is_empty() {
+        return (vec![None; finders.len()], false);
+    }
+    let touching = AtomicBool::new(false);
+    let searches =
+        finders.iter().filter(|f| !f.pairs.is_empty()).map(|f| Search { shared_touching: Some(&touching), ..f.search(searched, options, Goal::Minimum) });
+    let mut searches: Vec<Search> = searches.collect();
+    let found: Vec<Option<MinClearance>> = if rayon::current_num_threads() > 1 {
+        use rayon::prelude::*;
+        searches.into_par_iter().map(|search| search.run().0).collect()
+    } else {
+        for search in &mut searches {
+            search.start();
+        }
+        let mut running: Vec<usize> = (0..searches.len()).collect();
+        while let Some(next) = running.iter().copied().min_by(|&a, &b| {
+            let bound = |k: usize| searches[k].next_bound().unwrap_or(Real::NEG_INFINITY);
+            bound(a).total_cmp(&bound(b))
+        }) {
+            if !searches[next].step() {
+                running.retain(|&k| k != next);
+            }
+        }
+        searches.into_iter().map(|search| search.finish().0).collect()
+    };
+    let mut found = found.into_iter();
+    let mut all: Vec<Option<MinClearance>> = finders.iter().map(|f| if f.pairs.is_empty() { None } else { found.next().flatten() }).collect();
+    if held.is_some() {
+        for clearance in all.iter_mut().flatten() {
+            clearance.time = motion.start_time();
+        }
+    }
+    (all, touching.load(Ordering::Relaxed))
+}
+
 /// A one-point motion as a motion that holds its configuration for a second.
 fn stationary(motion: &JointMotion) -> JointMotion {
     let (q, t) = (&motion.waypoints[0], motion.start_time());
@@ -256,10 +306,24 @@ struct Search<'s, 'w> {
     /// somewhere (it cannot be proven apart, and a contact is likely): the search then
     /// stops where it is.
     found_closer: bool,
+    /// With [`ClearanceOptions::stop_at_contact`]: whether this search found a pair
+    /// touching, and the flag it shares with searches run beside it (any of them that
+    /// finds one stops them all).
+    touching: bool,
+    shared_touching: Option<&'s AtomicBool>,
     incumbent: Incumbent,
     evaluations: usize,
     exact_distances: usize,
     cells: usize,
+    /// The cells still to look at, smallest bound first.
+    queue: BinaryHeap<Reverse<Cell>>,
+    /// What the pairs measured over one cell share.
+    shared: HashMap<(u32, u64, u64), CellData>,
+    /// The smallest bound of every cell set aside.
+    lower_bound: Real,
+    /// Per pair, the smallest bound of its cells set aside (settled, or left in the
+    /// queue when the search stops).
+    pair_bounds: Vec<Real>,
 }
 
 impl Search<'_, '_> {
@@ -288,6 +352,12 @@ impl Search<'_, '_> {
 
     /// Notes a distance (or an upper bound of one) that a pair attains.
     fn note_distance(&mut self, distance: Real) {
+        if self.options.stop_at_contact && distance <= 0.0 {
+            self.touching = true;
+            if let Some(flag) = self.shared_touching {
+                flag.store(true, Ordering::Relaxed);
+            }
+        }
         if let Goal::Apart(threshold) = self.goal
             && distance < threshold
         {
@@ -322,6 +392,9 @@ impl Search<'_, '_> {
         for (k, segment) in self.motion.segments.iter().enumerate() {
             let ends: &[Real] = if k + 1 == count { &[0.0, segment.duration] } else { &[0.0] };
             for &s in ends {
+                if self.touched() {
+                    return;
+                }
                 let poses = poses_at(world, segment, s);
                 let boxes: Vec<_> = world.elements.iter().map(|e| e.body_obb.transformed_aabb(&body_pose(e.body, &poses))).collect();
                 order.clear();
@@ -329,7 +402,7 @@ impl Search<'_, '_> {
                 order.sort_by(|x, y| x.0.total_cmp(&y.0));
                 bounded.clear();
                 for &(gap, p) in &order {
-                    if gap >= self.incumbent.level() {
+                    if gap >= self.incumbent.level() || self.touched() {
                         break;
                     }
                     self.evaluations += 1;
@@ -415,16 +488,19 @@ impl Search<'_, '_> {
         }
     }
 
-    /// The minimum clearance (for [`Goal::Minimum`]), and per pair the smallest bound of
-    /// its cells set aside.
-    fn run(mut self) -> (Option<MinClearance>, Vec<Real>) {
+    /// Whether this search, or one it shares the flag with, found a pair touching.
+    fn touched(&self) -> bool {
+        self.options.stop_at_contact && (self.touching || self.shared_touching.is_some_and(|flag| flag.load(Ordering::Relaxed)))
+    }
+
+    /// The pairs at the waypoints (for [`Goal::Minimum`]), then one cell per pair and
+    /// segment: the whole segment, bounded by the gap of the pair's swept boxes.
+    fn start(&mut self) {
         let finder = self.finder;
         let (world, pairs) = (finder.world, &finder.pairs);
         if self.goal == Goal::Minimum {
             self.waypoints();
         }
-
-        let mut queue = BinaryHeap::new();
         let mut links = Vec::new();
         for (k, segment) in self.motion.segments.iter().enumerate() {
             let moving = finder.moving_joints(segment);
@@ -440,7 +516,7 @@ impl Search<'_, '_> {
             for (p, &(a, b)) in pairs.iter().enumerate() {
                 let gap = boxes[a].distance(&boxes[b]);
                 let fixed = !finder.between[p].iter().any(|&j| moving[j]);
-                queue.push(Reverse(Cell {
+                self.queue.push(Reverse(Cell {
                     bound: gap * (1.0 - 1e-12),
                     pair: p as u32,
                     segment: k as u32,
@@ -451,58 +527,71 @@ impl Search<'_, '_> {
                 }));
             }
         }
+    }
 
-        let mut lower_bound = Real::INFINITY;
-        // Per pair, the smallest bound of its cells set aside (settled, or left in the
-        // queue when the search stops).
-        let mut pair_bounds = vec![Real::INFINITY; pairs.len()];
-        // What the pairs measured over one cell share.
-        let mut shared: HashMap<(u32, u64, u64), CellData> = HashMap::new();
-        while let Some(Reverse(cell)) = queue.pop() {
-            // Settled; or (looking for pairs apart) a pair found closer than the
-            // threshold: every cell left keeps the bound it has, a proven one.
-            if cell.bound >= self.floor() || self.found_closer {
-                lower_bound = lower_bound.min(cell.bound);
-                for Reverse(left) in std::iter::once(Reverse(cell)).chain(queue.drain()) {
-                    let p = left.pair as usize;
-                    pair_bounds[p] = pair_bounds[p].min(left.bound);
-                }
-                break;
+    /// The bound of the cell the search takes next; `None` once it is done.
+    fn next_bound(&self) -> Option<Real> {
+        self.queue.peek().map(|Reverse(cell)| cell.bound)
+    }
+
+    /// Takes the next cell: settles it, splits it, or measures it. `false` once the
+    /// search is done.
+    fn step(&mut self) -> bool {
+        let Some(Reverse(cell)) = self.queue.pop() else { return false };
+        // Settled; or (looking for pairs apart) a pair found closer than the threshold;
+        // or a pair found touching: every cell left keeps the bound it has, a proven one.
+        if cell.bound >= self.floor() || self.found_closer || self.touched() {
+            self.lower_bound = self.lower_bound.min(cell.bound);
+            for Reverse(left) in std::iter::once(Reverse(cell)).chain(self.queue.drain()) {
+                let p = left.pair as usize;
+                self.pair_bounds[p] = self.pair_bounds[p].min(left.bound);
             }
-            if cell.evaluated {
-                let middle = 0.5 * (cell.lo + cell.hi);
-                for (lo, hi) in [(cell.lo, middle), (middle, cell.hi)] {
-                    queue.push(Reverse(Cell { lo, hi, evaluated: false, ..cell }));
-                }
-                continue;
-            }
-            let segment = &self.motion.segments[cell.segment as usize];
-            if shared.len() >= MAX_SHARED_CELLS {
-                shared.clear();
-            }
-            let data =
-                shared.entry((cell.segment, cell.lo.to_bits(), cell.hi.to_bits())).or_insert_with(|| CellData::new(world, segment, 0.5 * (cell.lo + cell.hi)));
-            // Distances are not negative.
-            let bound = self.measure(&cell, data).max(0.0);
-            let splittable = cell.hi - cell.lo > self.options.min_cell * segment.duration;
-            if bound < self.floor() && splittable {
-                queue.push(Reverse(Cell { bound, evaluated: true, ..cell }));
-            } else {
-                // Settled (or too short to split): its bound holds over the cell.
-                lower_bound = lower_bound.min(bound);
-                let p = cell.pair as usize;
-                pair_bounds[p] = pair_bounds[p].min(bound);
-            }
+            return false;
         }
-        // The smallest upper bound, made an attained distance (at most the bound).
+        if cell.evaluated {
+            let middle = 0.5 * (cell.lo + cell.hi);
+            for (lo, hi) in [(cell.lo, middle), (middle, cell.hi)] {
+                self.queue.push(Reverse(Cell { lo, hi, evaluated: false, ..cell }));
+            }
+            return true;
+        }
+        let segment = &self.motion.segments[cell.segment as usize];
+        if self.shared.len() >= MAX_SHARED_CELLS {
+            self.shared.clear();
+        }
+        let key = (cell.segment, cell.lo.to_bits(), cell.hi.to_bits());
+        let mut data = self.shared.remove(&key).unwrap_or_else(|| CellData::new(self.finder.world, segment, 0.5 * (cell.lo + cell.hi)));
+        // Distances are not negative.
+        let bound = self.measure(&cell, &mut data).max(0.0);
+        self.shared.insert(key, data);
+        let splittable = cell.hi - cell.lo > self.options.min_cell * segment.duration;
+        if bound < self.floor() && splittable {
+            self.queue.push(Reverse(Cell { bound, evaluated: true, ..cell }));
+        } else {
+            // Settled (or too short to split): its bound holds over the cell.
+            self.lower_bound = self.lower_bound.min(bound);
+            let p = cell.pair as usize;
+            self.pair_bounds[p] = self.pair_bounds[p].min(bound);
+        }
+        true
+    }
+
+    /// The minimum clearance (for [`Goal::Minimum`]), and per pair the smallest bound of
+    /// its cells set aside.
+    fn finish(mut self) -> (Option<MinClearance>, Vec<Real>) {
+        let (world, pairs) = (self.finder.world, &self.finder.pairs);
+        // The smallest upper bound, made an attained distance (at most the bound); not
+        // needed once a pair touches.
         if let Some((upper, p, k, s)) = self.incumbent.candidate
             && upper < self.incumbent.distance
+            && !self.touched()
         {
             let poses = poses_at(world, &self.motion.segments[k], s);
             self.exact(p, &poses, Real::INFINITY, Real::NEG_INFINITY, k, s);
         }
         let (evaluations, exact_distances, cells) = (self.evaluations, self.exact_distances, self.cells);
-        let pair_lower_bounds = pairs.iter().copied().zip(pair_bounds.iter().copied()).collect();
+        let pair_lower_bounds = pairs.iter().copied().zip(self.pair_bounds.iter().copied()).collect();
+        let lower_bound = self.lower_bound;
         let found = self.incumbent.best.map(|b| MinClearance {
             lower_bound: lower_bound.min(b.closest.distance).max(0.0),
             pair_lower_bounds,
@@ -511,7 +600,13 @@ impl Search<'_, '_> {
             cells,
             ..b
         });
-        (found, pair_bounds)
+        (found, self.pair_bounds)
+    }
+
+    fn run(mut self) -> (Option<MinClearance>, Vec<Real>) {
+        self.start();
+        while self.step() {}
+        self.finish()
     }
 }
 
@@ -606,6 +701,12 @@ impl<'w> ClearanceSearch<'w> {
             options,
             goal,
             found_closer: false,
+            touching: false,
+            shared_touching: None,
+            queue: BinaryHeap::new(),
+            shared: HashMap::new(),
+            lower_bound: Real::INFINITY,
+            pair_bounds: vec![Real::INFINITY; self.pairs.len()],
             warm_starts: vec![WarmProbe::new(); self.pairs.len()],
             hull_gaps: vec![Real::INFINITY; self.pairs.len()],
             incumbent: Incumbent { best: None, distance: Real::INFINITY, candidate: None },
