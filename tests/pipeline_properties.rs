@@ -882,6 +882,12 @@ fn run_case(seed: u64, dir: &Path, dense: (usize, usize), tally: &mut Tally) {
         seed,
         format!("{} elements, {} events, {}", input.world.elements.len(), full.contacts.len(), full.stats.to_text()),
     ));
+    // With more than one rayon thread (the test's pool has one per core), the segments
+    // run side by side: their events must be those of the segments in turn.
+    let in_turn =
+        rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| run_pipeline(&input.world, &input.motion, &PipelineOptions::default()));
+    let events = |r: &PipelineResult| r.contacts.iter().map(|c| (c.link, c.other, c.time_of_contact, c.time_of_separation, c.segment)).collect::<Vec<_>>();
+    let side_by_side_differs = events(&full) != events(&in_turn);
     let started = Instant::now();
     let first = run_pipeline(&input.world, &input.motion, &PipelineOptions { first_only: true, ..PipelineOptions::default() });
     tally.first_only_seconds += started.elapsed().as_secs_f64();
@@ -897,6 +903,9 @@ fn run_case(seed: u64, dir: &Path, dense: (usize, usize), tally: &mut Tally) {
         tally.free += 1;
     }
     let mut failures = check_events(&input, &full, &first, &r, tally, seed);
+    if side_by_side_differs {
+        failures.push(format!("segments side by side: events {:?}, in turn {:?}", events(&full), events(&in_turn)));
+    }
     // The certifier (Schröcker & Weber): a proof of "free" must never meet a colliding sample or
     // a pipeline contact. Where both say free, count how often it proves it.
     let started = Instant::now();

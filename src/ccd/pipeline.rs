@@ -68,36 +68,102 @@ pub fn run_pipeline(world: &CollisionWorld, motion: &JointMotion, options: &Pipe
 /// Runs the pipeline over the motion, leaving out the element pairs `apart` (sorted;
 /// `(link element, other element)`, the lower link element first for two links) that
 /// are already proven apart over the whole motion.
+///
+/// Every contact event (not `first_only`) with more than one rayon thread: each segment
+/// on its own, side by side, from the contacts under way at its first waypoint; then
+/// an event a segment finds under way at its start, which an earlier one found, is that
+/// one ([`merge_segment_events`]). The events are those of the segments in turn, where
+/// a pair in contact at a segment's start is solved from its exit on.
 pub fn run_pipeline_except(world: &CollisionWorld, motion: &JointMotion, options: &PipelineOptions, apart: &[(usize, usize)]) -> PipelineResult {
+    let count = motion.segments.len();
+    if options.first_only || count < 2 || rayon::current_num_threads() < 2 {
+        return run_segments(world, motion, options, apart, 0..count);
+    }
+    use rayon::prelude::*;
+    let parts: Vec<PipelineResult> = (0..count).into_par_iter().map(|k| run_segments(world, motion, options, apart, k..k + 1)).collect();
+    merge_segment_events(parts)
+}
+
+/// The events of consecutive runs over segments (in order) as one list: an event that a
+/// run finds under way at its start, of a pair whose last event ends within
+/// [`EVENT_MERGE_GAP`] of it or lasts on, is that event (its end the later one).
+fn merge_segment_events(parts: Vec<PipelineResult>) -> PipelineResult {
+    let mut result = PipelineResult::default();
+    for part in parts {
+        result.stats += &part.stats;
+        for contact in part.contacts {
+            let earlier = result.contacts.iter_mut().rev().find(|e| e.link == contact.link && e.other == contact.other);
+            match earlier {
+                Some(event) if event.time_of_separation.is_none_or(|end| contact.time_of_contact - end <= EVENT_MERGE_GAP) => {
+                    event.time_of_separation = match (event.time_of_separation, contact.time_of_separation) {
+                        (Some(x), Some(y)) => Some(x.max(y)),
+                        _ => None,
+                    };
+                }
+                _ => result.contacts.push(contact),
+            }
+        }
+    }
+    result
+}
+
+/// The pipeline over segments `range` of the motion, from the contacts under way at the
+/// range's first waypoint (each event's end may lie beyond the range).
+fn run_segments(
+    world: &CollisionWorld,
+    motion: &JointMotion,
+    options: &PipelineOptions,
+    apart: &[(usize, usize)],
+    range: std::ops::Range<usize>,
+) -> PipelineResult {
     let mut result = PipelineResult::default();
     let mut culling = Culling::new(world);
     // Pairs in contact until a time (infinite: until the end).
     let mut blocked_until: HashMap<(usize, Body), Real> = HashMap::new();
     let mut checker = StateChecker::new(world);
-    for c in checker.contacts(&motion.waypoints[0], options.first_only) {
+    let start = motion.segments.get(range.start).map_or(motion.start_time(), |s| s.start_time);
+    // The first segment's pairs that may touch (stages 1 and 2), less those proven apart:
+    // without any, no pair touches at its start either, and the discrete check is spared.
+    let near = |culling: &mut Culling, seg, candidates: &mut Vec<(usize, usize)>, stats: &mut Statistics| {
+        culling.near_pairs(seg, candidates, stats);
+        candidates.retain(|pair| apart.binary_search(pair).is_err());
+    };
+    let mut candidates = Vec::new();
+    let first_near = match motion.segments.get(range.start) {
+        Some(seg) if range.start < range.end => {
+            near(&mut culling, seg, &mut candidates, &mut result.stats);
+            Some(candidates.len())
+        }
+        _ => None,
+    };
+    let start_contacts = match first_near {
+        Some(0) => Vec::new(),
+        _ => checker.contacts(&motion.waypoints[range.start], options.first_only),
+    };
+    for c in start_contacts {
         // The first contact alone needs no end (its report leaves it null).
         let exit = match options.first_only {
             true => None,
-            false => time_of_separation(world, motion, c.link, c.other, motion.start_time(), options.exit_resolution),
+            false => time_of_separation(world, motion, c.link, c.other, start, options.exit_resolution),
         };
         blocked_until.insert((c.link, c.other), exit.unwrap_or(Real::INFINITY));
         result.contacts.push(CcdContact {
             link: c.link,
             other: c.other,
-            time_of_contact: motion.start_time(),
+            time_of_contact: start,
             time_of_separation: exit,
-            segment: 0,
+            segment: range.start,
             point: c.point,
             normal: None,
         });
     }
-    let mut candidates = Vec::new();
-    for (k, seg) in motion.segments.iter().enumerate() {
+    for (k, seg) in motion.segments.iter().enumerate().take(range.end).skip(range.start) {
         if options.first_only && !result.contacts.is_empty() {
             break;
         }
-        culling.near_pairs(seg, &mut candidates, &mut result.stats);
-        candidates.retain(|pair| apart.binary_search(pair).is_err());
+        if k > range.start {
+            near(&mut culling, seg, &mut candidates, &mut result.stats);
+        }
 
         let started = Instant::now();
         let mut groups: Vec<PairGroup> = Vec::new();
