@@ -297,9 +297,10 @@ fn split_searches_stop_together_at_a_contact() {
     let (world, motion) = (&free.world, &free.motion);
     let (to_world, to_self): (Vec<_>, Vec<_>) =
         checked_element_pairs(world).into_iter().partition(|&(_, b)| matches!(world.elements[b].body, Body::Obstacle(_)));
-    let alone = |pairs: Vec<(usize, usize)>| ClearanceSearch::with_pairs(world, pairs).min_clearance(motion, &ClearanceOptions::default()).unwrap();
-    let (world_alone, self_alone) = (alone(to_world), alone(to_self));
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let alone =
+        |pairs: Vec<(usize, usize)>| pool.install(|| ClearanceSearch::with_pairs(world, pairs).min_clearance(motion, &ClearanceOptions::default()).unwrap());
+    let (world_alone, self_alone) = (alone(to_world), alone(to_self));
     for options in [ClearanceOptions::default(), stop] {
         let turns = pool.install(|| split_clearance(world, motion, &options));
         assert!(!turns.touching);

@@ -45,6 +45,7 @@
 //! own accuracy), and the proven lower bound comes with it: the smallest bound of every
 //! cell set aside.
 mod cell_bound;
+mod together;
 
 use super::world_distance::{ElementHulls, PairDistance, body_pose, checked_element_pairs, pair_distance};
 use crate::collision::{Body, CollisionWorld};
@@ -61,6 +62,8 @@ use cell_bound::{CellData, Probe, Reach, WarmProbe, direction};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use together::SharedLevel;
+pub use together::min_clearances_together;
 
 #[derive(Clone, Copy, Debug)]
 pub struct ClearanceOptions {
@@ -179,53 +182,8 @@ pub fn min_clearance(world: &CollisionWorld, motion: &JointMotion, options: &Cle
     ClearanceSearch::new(world).min_clearance_held(motion, options)
 }
 
-/// The minimum clearances of one motion over several searches' pairs (each its own
-/// minimum, `None` where a search has no pairs), and whether a pair was found touching.
-/// With [`ClearanceOptions::stop_at_contact`] all stop at the first pair any of them
-/// finds touching. Where rayon has one thread they take turns, the cell with the
-/// smallest bound first, as one best-first search over all their pairs would (so a
-/// contact in one is met before the other is searched to its tolerance); else they run
-/// side by side. Each search's own cells, and so its answer, are those it has alone.
-pub fn min_clearances_together(finders: &[&ClearanceSearch], motion: &JointMotion, options: &ClearanceOptions) -> (Vec<Option<MinClearance>>, bool) {
-    let held = (motion.segments.is_empty() && motion.waypoints.len() == 1).then(|| stationary(motion));
-    let searched = held.as_ref().unwrap_or(motion);
-    if searched.segments.is_empty() {
-        return (vec![None; finders.len()], false);
-    }
-    let touching = AtomicBool::new(false);
-    let searches =
-        finders.iter().filter(|f| !f.pairs.is_empty()).map(|f| Search { shared_touching: Some(&touching), ..f.search(searched, options, Goal::Minimum) });
-    let mut searches: Vec<Search> = searches.collect();
-    let found: Vec<Option<MinClearance>> = if rayon::current_num_threads() > 1 {
-        use rayon::prelude::*;
-        searches.into_par_iter().map(|search| search.run().0).collect()
-    } else {
-        for search in &mut searches {
-            search.start();
-        }
-        let mut running: Vec<usize> = (0..searches.len()).collect();
-        while let Some(next) = running.iter().copied().min_by(|&a, &b| {
-            let bound = |k: usize| searches[k].next_bound().unwrap_or(Real::NEG_INFINITY);
-            bound(a).total_cmp(&bound(b))
-        }) {
-            if !searches[next].step() {
-                running.retain(|&k| k != next);
-            }
-        }
-        searches.into_iter().map(|search| search.finish().0).collect()
-    };
-    let mut found = found.into_iter();
-    let mut all: Vec<Option<MinClearance>> = finders.iter().map(|f| if f.pairs.is_empty() { None } else { found.next().flatten() }).collect();
-    if held.is_some() {
-        for clearance in all.iter_mut().flatten() {
-            clearance.time = motion.start_time();
-        }
-    }
-    (all, touching.load(Ordering::Relaxed))
-}
-
 /// A one-point motion as a motion that holds its configuration for a second.
-fn stationary(motion: &JointMotion) -> JointMotion {
+pub(super) fn stationary(motion: &JointMotion) -> JointMotion {
     let (q, t) = (&motion.waypoints[0], motion.start_time());
     let segment = Segment { start_time: t, duration: 1.0, degree: 1, coefficients: q.iter().map(|&v| [v, 0.0, 0.0, 0.0, 0.0, 0.0]).collect() };
     JointMotion { waypoints: vec![q.clone(), q.clone()], waypoint_times: vec![t, t + 1.0], segments: vec![segment] }
@@ -311,6 +269,12 @@ struct Search<'s, 'w> {
     /// finds one stops them all).
     touching: bool,
     shared_touching: Option<&'s AtomicBool>,
+    /// The segments this search looks at (all of them, or its share of the motion when
+    /// searches run side by side, [`together`]).
+    segments: std::ops::Range<usize>,
+    /// The best level and the closer flag of the searches it runs beside over other
+    /// segments of the same pairs.
+    shared_level: Option<&'s SharedLevel>,
     incumbent: Incumbent,
     evaluations: usize,
     exact_distances: usize,
@@ -331,12 +295,30 @@ impl Search<'_, '_> {
         if level.is_finite() { self.options.tolerance.max(self.options.relative_tolerance * level) } else { 0.0 }
     }
 
+    /// What no cell needs to beat: its own best, or one a search beside it found.
+    fn level(&self) -> Real {
+        let own = self.incumbent.level();
+        self.shared_level.map_or(own, |shared| own.min(shared.level()))
+    }
+
+    /// Hands its best level to the searches beside it.
+    fn publish(&self) {
+        if let Some(shared) = self.shared_level {
+            shared.offer(self.incumbent.level());
+        }
+    }
+
+    /// Whether a pair was found closer than the threshold, here or beside it.
+    fn closer_found(&self) -> bool {
+        self.found_closer || self.shared_level.is_some_and(|shared| shared.closer_found())
+    }
+
     /// The level below which a cell's bound is not good enough.
     fn floor(&self) -> Real {
         if let Goal::Apart(threshold) = self.goal {
             return threshold;
         }
-        let level = self.incumbent.level();
+        let level = self.level();
         level - self.slack(level)
     }
 
@@ -347,6 +329,7 @@ impl Search<'_, '_> {
         self.hull_gaps[p] = found.distance - lower;
         self.note_distance(found.distance);
         self.incumbent.offer(&found, segment, self.motion.segments[segment].start_time + s);
+        self.publish();
         Some(found)
     }
 
@@ -362,6 +345,9 @@ impl Search<'_, '_> {
             && distance < threshold
         {
             self.found_closer = true;
+            if let Some(shared) = self.shared_level {
+                shared.note_closer();
+            }
         }
     }
 
@@ -370,12 +356,14 @@ impl Search<'_, '_> {
         match &probe.exact {
             Some(d) => {
                 self.note_distance(d.distance);
-                self.incumbent.offer(d, segment, self.motion.segments[segment].start_time + s)
+                self.incumbent.offer(d, segment, self.motion.segments[segment].start_time + s);
+                self.publish();
             }
-            None if probe.lower < self.incumbent.level() => {
+            None if probe.lower < self.level() => {
                 let upper = self.finder.upper_bound(p, poses, probe.normal.as_ref());
                 self.note_distance(upper);
                 self.incumbent.propose(upper, p, segment, s);
+                self.publish();
             }
             None => {}
         }
@@ -389,7 +377,8 @@ impl Search<'_, '_> {
         let mut order: Vec<(Real, usize)> = Vec::with_capacity(pairs.len());
         let mut bounded: Vec<(Real, usize)> = Vec::with_capacity(pairs.len());
         let count = self.motion.segments.len();
-        for (k, segment) in self.motion.segments.iter().enumerate() {
+        for k in self.segments.clone() {
+            let segment = &self.motion.segments[k];
             let ends: &[Real] = if k + 1 == count { &[0.0, segment.duration] } else { &[0.0] };
             for &s in ends {
                 if self.touched() {
@@ -402,7 +391,7 @@ impl Search<'_, '_> {
                 order.sort_by(|x, y| x.0.total_cmp(&y.0));
                 bounded.clear();
                 for &(gap, p) in &order {
-                    if gap >= self.incumbent.level() || self.touched() {
+                    if gap >= self.level() || self.touched() {
                         break;
                     }
                     self.evaluations += 1;
@@ -415,7 +404,7 @@ impl Search<'_, '_> {
                 for &(lower, p) in &bounded {
                     // A hull that cannot settle the pair at this instant.
                     if lower - finder.rounding(p, &poses) < self.floor() {
-                        let cutoff = self.incumbent.level();
+                        let cutoff = self.level();
                         self.exact(p, &poses, cutoff, lower, k, s);
                     }
                 }
@@ -469,7 +458,7 @@ impl Search<'_, '_> {
         if !(needed || may_settle()) {
             return bound;
         }
-        let level = self.incumbent.level();
+        let level = self.level();
         match self.exact(p, poses, level + reach.any, probe.lower, k, middle) {
             // Farther than the best plus the reach all over the cell.
             None => bound.max(level - tiny),
@@ -502,7 +491,8 @@ impl Search<'_, '_> {
             self.waypoints();
         }
         let mut links = Vec::new();
-        for (k, segment) in self.motion.segments.iter().enumerate() {
+        for k in self.segments.clone() {
+            let segment = &self.motion.segments[k];
             let moving = finder.moving_joints(segment);
             link_enclosures(&world.robot, segment, 0.0, segment.duration, false, None, &mut links);
             let boxes: Vec<_> = world
@@ -540,7 +530,7 @@ impl Search<'_, '_> {
         let Some(Reverse(cell)) = self.queue.pop() else { return false };
         // Settled; or (looking for pairs apart) a pair found closer than the threshold;
         // or a pair found touching: every cell left keeps the bound it has, a proven one.
-        if cell.bound >= self.floor() || self.found_closer || self.touched() {
+        if cell.bound >= self.floor() || self.closer_found() || self.touched() {
             self.lower_bound = self.lower_bound.min(cell.bound);
             for Reverse(left) in std::iter::once(Reverse(cell)).chain(self.queue.drain()) {
                 let p = left.pair as usize;
@@ -576,37 +566,77 @@ impl Search<'_, '_> {
         true
     }
 
-    /// The minimum clearance (for [`Goal::Minimum`]), and per pair the smallest bound of
-    /// its cells set aside.
-    fn finish(mut self) -> (Option<MinClearance>, Vec<Real>) {
-        let (world, pairs) = (self.finder.world, &self.finder.pairs);
+    /// What the search found: its best distance (its smallest upper bound made an
+    /// attained distance), and the bounds of the cells it set aside.
+    fn finish(mut self) -> Outcome {
         // The smallest upper bound, made an attained distance (at most the bound); not
         // needed once a pair touches.
         if let Some((upper, p, k, s)) = self.incumbent.candidate
             && upper < self.incumbent.distance
             && !self.touched()
         {
-            let poses = poses_at(world, &self.motion.segments[k], s);
+            let poses = poses_at(self.finder.world, &self.motion.segments[k], s);
             self.exact(p, &poses, Real::INFINITY, Real::NEG_INFINITY, k, s);
         }
-        let (evaluations, exact_distances, cells) = (self.evaluations, self.exact_distances, self.cells);
+        Outcome {
+            best: self.incumbent.best,
+            lower_bound: self.lower_bound,
+            pair_bounds: self.pair_bounds,
+            evaluations: self.evaluations,
+            exact_distances: self.exact_distances,
+            cells: self.cells,
+        }
+    }
+
+    fn run(mut self) -> Outcome {
+        self.start();
+        while self.step() {}
+        self.finish()
+    }
+}
+
+/// What one search, or several over shares of the motion, found.
+struct Outcome {
+    /// The smallest attained distance, where.
+    best: Option<MinClearance>,
+    /// The smallest bound of every cell set aside.
+    lower_bound: Real,
+    /// Per pair, the smallest bound of its cells set aside.
+    pair_bounds: Vec<Real>,
+    evaluations: usize,
+    exact_distances: usize,
+    cells: usize,
+}
+
+impl Outcome {
+    /// Two searches' findings over the same pairs, on different segments.
+    fn merge(self, other: Outcome) -> Outcome {
+        let best = match (self.best, other.best) {
+            (Some(a), Some(b)) => Some(if b.closest.distance < a.closest.distance { b } else { a }),
+            (a, b) => a.or(b),
+        };
+        Outcome {
+            best,
+            lower_bound: self.lower_bound.min(other.lower_bound),
+            pair_bounds: self.pair_bounds.iter().zip(&other.pair_bounds).map(|(a, b)| a.min(*b)).collect(),
+            evaluations: self.evaluations + other.evaluations,
+            exact_distances: self.exact_distances + other.exact_distances,
+            cells: self.cells + other.cells,
+        }
+    }
+
+    /// The minimum clearance over `pairs` (the search's), if any distance was found.
+    fn clearance(self, pairs: &[(usize, usize)]) -> Option<MinClearance> {
         let pair_lower_bounds = pairs.iter().copied().zip(self.pair_bounds.iter().copied()).collect();
-        let lower_bound = self.lower_bound;
-        let found = self.incumbent.best.map(|b| MinClearance {
+        let (lower_bound, evaluations, exact_distances, cells) = (self.lower_bound, self.evaluations, self.exact_distances, self.cells);
+        self.best.map(|b| MinClearance {
             lower_bound: lower_bound.min(b.closest.distance).max(0.0),
             pair_lower_bounds,
             evaluations,
             exact_distances,
             cells,
             ..b
-        });
-        (found, self.pair_bounds)
-    }
-
-    fn run(mut self) -> (Option<MinClearance>, Vec<Real>) {
-        self.start();
-        while self.step() {}
-        self.finish()
+        })
     }
 }
 
@@ -673,7 +703,7 @@ impl<'w> ClearanceSearch<'w> {
         if self.pairs.is_empty() || motion.segments.is_empty() {
             return None;
         }
-        self.search(motion, options, Goal::Minimum).run().0
+        self.search(motion, options, Goal::Minimum).run().clearance(&self.pairs)
     }
 
     /// The checked pairs (sorted) proven at least `threshold` apart over the whole
@@ -688,7 +718,7 @@ impl<'w> ClearanceSearch<'w> {
             return Vec::new();
         }
         let options = ClearanceOptions { min_cell: APART_MIN_CELL, ..ClearanceOptions::default() };
-        let (_, bounds) = self.search(motion, &options, Goal::Apart(threshold)).run();
+        let bounds = together::apart_side_by_side(self, motion, &options, threshold).pair_bounds;
         let mut apart: Vec<(usize, usize)> = self.pairs.iter().zip(bounds).filter(|(_, bound)| *bound >= threshold).map(|(pair, _)| *pair).collect();
         apart.sort_unstable();
         apart
@@ -703,6 +733,8 @@ impl<'w> ClearanceSearch<'w> {
             found_closer: false,
             touching: false,
             shared_touching: None,
+            segments: 0..motion.segments.len(),
+            shared_level: None,
             queue: BinaryHeap::new(),
             shared: HashMap::new(),
             lower_bound: Real::INFINITY,
