@@ -22,7 +22,7 @@
 //! `REAL_USE_ONLY=first|whole` times only the first-only check or the whole report;
 //! `REAL_USE_BREAKDOWN=1` prints instead, per trajectory, the CPU milliseconds of each
 //! part of the two checks (the first-only search for pairs apart, the clearance search,
-//! the pipeline, the certifier) and the clearance search's counts, and with
+//! the pipeline, the certifier, the events' depths) and the clearance search's counts, and with
 //! `REAL_USE_PICK=i` only for trajectory `i`, its clearance search repeated 15 times.
 mod panda_scene;
 
@@ -318,8 +318,15 @@ fn breakdown(all: &[Case]) {
             let _ = certify_motion(w, m, &CertifyOptions { tolerance: 0.001, ..CertifyOptions::default() }, &apart);
         }
         let t_cert = ms(t);
+        // Each event's largest depth, as the whole report measures it (one core here).
+        let t = now();
+        for event in &r.contacts {
+            let until = event.time_of_separation.unwrap_or_else(|| m.end_time());
+            let _ = ccd_guard::clearance::max_depth_over(w, m, ccd_guard::collision::Body::Link(event.link), event.other, event.time_of_contact, until);
+        }
+        let t_depth = ms(t);
         println!(
-            "{i} {} {} {} points {} | first-only pairs apart {t_near:.2} ({} pairs) | clearance {t_split:.2} (world, self: cells, measured, exact, minimum {ws:?} {ss:?}) | pipeline {t_pipe:.2} ({} contacts) | certifier {t_cert:.2} | pairs apart {} of {}",
+            "{i} {} {} {} points {} | first-only pairs apart {t_near:.2} ({} pairs) | clearance {t_split:.2} (world, self: cells, measured, exact, minimum {ws:?} {ss:?}) | pipeline {t_pipe:.2} ({} contacts) | certifier {t_cert:.2} | depths {t_depth:.2} | pairs apart {} of {}",
             c.robot,
             c.plan,
             c.kind,

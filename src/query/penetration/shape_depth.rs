@@ -12,7 +12,6 @@ use crate::bounding_volume::Obb;
 use crate::math::{Isometry3, Real};
 use crate::partitioning::NodeContent;
 use crate::shape::{Shape, TriMesh, TriangleShape};
-use std::collections::HashMap;
 
 /// The depth of two placed shapes; `None` when they do not intersect.
 pub fn shape_penetration(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3) -> Option<Penetration> {
@@ -44,12 +43,10 @@ pub fn deepest_features(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isome
         (Shape::TriMesh(ma), Shape::TriMesh(mb)) => {
             let pairs = triangle_pairs_meeting(ma, pose_a, mb, pose_b);
             // Each triangle placed in the world once, however many pairs it is in.
-            let placed = |mesh: &TriMesh, pose: &Isometry3, ids: &mut dyn Iterator<Item = u32>| -> HashMap<u32, Part<'static>> {
-                ids.map(|t| (t, world(mesh, pose, t))).collect()
-            };
-            let (placed_a, placed_b) = (placed(ma, pose_a, &mut pairs.iter().map(|p| p.0)), placed(mb, pose_b, &mut pairs.iter().map(|p| p.1)));
-            let candidates = pairs.into_iter().map(|(ta, tb)| (face_overlap_bound(&placed_a[&ta], &placed_b[&tb]), (ta, tb))).collect();
-            let bound = |(ta, tb): (u32, u32)| overlap_bound(&placed_a[&ta], &placed_b[&tb]);
+            let (placed_a, placed_b) =
+                (PlacedTriangles::new(ma, pose_a, pairs.iter().map(|p| p.0)), PlacedTriangles::new(mb, pose_b, pairs.iter().map(|p| p.1)));
+            let candidates = pairs.into_iter().map(|(ta, tb)| (face_overlap_bound(placed_a.get(ta), placed_b.get(tb)), (ta, tb))).collect();
+            let bound = |(ta, tb): (u32, u32)| overlap_bound(placed_a.get(ta), placed_b.get(tb));
             let depth = |(ta, tb): (u32, u32)| penetration_depth(&TriangleShape(&ma.triangle(ta)), pose_a, &TriangleShape(&mb.triangle(tb)), pose_b);
             deepest_by_bound(candidates, bound, depth).map(|(p, (ta, tb))| (p, features(Some(ta), Some(tb))))
         }
@@ -70,6 +67,27 @@ pub fn deepest_features(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isome
                 .map(|(p, t)| (p, features(None, Some(t))))
         }
         (ca, cb) => Some((penetration_depth(ca.as_support_map()?, pose_a, cb.as_support_map()?, pose_b)?, features(None, None))),
+    }
+}
+
+/// Some triangles of a mesh placed in the world, found by their index (sorted: a
+/// binary search is cheaper than hashing for the few hundred a depth meets).
+struct PlacedTriangles {
+    ids: Vec<u32>,
+    parts: Vec<Part<'static>>,
+}
+
+impl PlacedTriangles {
+    fn new(mesh: &TriMesh, pose: &Isometry3, ids: impl Iterator<Item = u32>) -> Self {
+        let mut ids: Vec<u32> = ids.collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let parts = ids.iter().map(|&t| Part::Triangle(mesh.triangle(t).map(|p| pose * p))).collect();
+        Self { ids, parts }
+    }
+
+    fn get(&self, t: u32) -> &Part<'static> {
+        &self.parts[self.ids.binary_search(&t).expect("a triangle of the pairs placed")]
     }
 }
 
