@@ -28,9 +28,11 @@ pub fn split_clearance(world: &CollisionWorld, motion: &JointMotion, options: &C
         checked_element_pairs(world).into_iter().partition(|&(_, b)| matches!(world.elements[b].body, Body::Obstacle(_)));
     let (to_world, to_self) = (ClearanceSearch::with_pairs(world, to_world), ClearanceSearch::with_pairs(world, to_self));
     let (found, touching) = min_clearances_together(&[&to_world, &to_self], motion, options);
-    let [world, self_collision]: [Option<MinClearance>; 2] = found.try_into().expect("one clearance per search");
+    let mut found = found.into_iter();
+    let (world, self_collision) = (found.next().flatten(), found.next().flatten());
     SplitClearance { world, self_collision, touching }
 }
+
 impl SplitClearance {
     /// The motion's minimum clearance over every checked pair: the smaller of the two,
     /// with the smaller proven lower bound and every pair's bound.

@@ -11,7 +11,8 @@
 //! in shares as well, beside the world and self split, made them slower, 4.5-4.7 ->
 //! 5.2 ms: the shares measure cells that one search would have settled against a
 //! level found elsewhere.)
-use super::{ClearanceOptions, ClearanceSearch, Goal, MinClearance, Outcome, Search, stationary};
+use super::search::{Goal, Outcome, Search};
+use super::{ClearanceOptions, ClearanceSearch, MinClearance, stationary};
 use crate::math::Real;
 use crate::motion::JointMotion;
 use rayon::prelude::*;
@@ -61,7 +62,7 @@ fn shares(segments: usize, threads: usize) -> Vec<std::ops::Range<usize>> {
 /// whole).
 pub(super) fn apart_side_by_side(finder: &ClearanceSearch, motion: &JointMotion, options: &ClearanceOptions, threshold: Real) -> Outcome {
     let shared = SharedLevel::new();
-    let search = |segments| Search { segments, shared_level: Some(&shared), ..finder.search(motion, options, Goal::Apart(threshold)) };
+    let search = |segments| Search::new(finder, motion, options, Goal::Apart(threshold)).in_segments(segments).sharing_level(&shared);
     let threads = rayon::current_num_threads();
     if threads < 2 {
         return search(0..motion.segments.len()).run();
@@ -85,7 +86,7 @@ pub fn min_clearances_together(finders: &[&ClearanceSearch], motion: &JointMotio
     }
     let touching = AtomicBool::new(false);
     let checked: Vec<&ClearanceSearch> = finders.iter().copied().filter(|f| !f.pairs.is_empty()).collect();
-    let mut searches: Vec<Search> = checked.iter().map(|f| Search { shared_touching: Some(&touching), ..f.search(searched, options, Goal::Minimum) }).collect();
+    let mut searches: Vec<Search> = checked.iter().map(|f| Search::new(f, searched, options, Goal::Minimum).sharing_touching(&touching)).collect();
     let outcomes: Vec<Outcome> = if rayon::current_num_threads() > 1 {
         searches.into_par_iter().map(Search::run).collect()
     } else {
