@@ -223,12 +223,15 @@ fn main() {
     let first_only = CheckOptions { first_only: true, ..whole };
     // `REAL_USE_ONLY=first|whole` times one of the two (for a profiler).
     let only = std::env::var("REAL_USE_ONLY").unwrap_or_default();
-    let time = |options: &CheckOptions, skip: &str, c: &Case| if only == skip { f64::NAN } else { best_of_3(&|| drop(check_trajectory(&c.input, options))) };
+    let time = |options: &CheckOptions, name: &str, c: &Case| match only.is_empty() || only == name {
+        true => best_of_3(&|| drop(check_trajectory(&c.input, options))),
+        false => f64::NAN,
+    };
     if std::env::var("REAL_USE_BREAKDOWN").is_ok() {
         breakdown(&all);
         return;
     }
-    let ours: Vec<(f64, f64)> = all.iter().map(|c| (time(&first_only, "whole", c), time(&whole, "first", c))).collect();
+    let ours: Vec<(f64, f64)> = all.iter().map(|c| (time(&first_only, "first", c), time(&whole, "whole", c))).collect();
     let theirs = peer(&robots, &prefix, &all);
     println!("{} trajectories; medians per trajectory (ms), {threads} core(s); ratios to coal sampling at 0.05 rad", all.len());
     println!(
