@@ -68,13 +68,14 @@ pub(super) fn apart_side_by_side(finder: &ClearanceSearch, motion: &JointMotion,
         return search(0..motion.segments.len()).run();
     }
     let parts: Vec<Outcome> = shares(motion.segments.len(), threads).into_par_iter().map(|segments| search(segments).run()).collect();
-    parts.into_iter().reduce(Outcome::merge).expect("a motion with segments has a share")
+    // (A motion without segments has no share: the search over none of them.)
+    parts.into_iter().reduce(Outcome::merge).unwrap_or_else(|| search(0..0).run())
 }
 
 /// The minimum clearances of one motion over several searches' pairs (each its own
-/// minimum, `None` where a search has no pairs), and whether a pair was found touching.
-/// With [`ClearanceOptions::stop_at_contact`] all stop at the first pair any of them
-/// finds touching. Where rayon has one thread they take turns, the cell with the
+/// minimum, `None` where a search has no pairs), and whether a pair was found touching
+/// (with [`ClearanceOptions::stop_at_contact`], where all stop at the first pair any of
+/// them finds touching). Where rayon has one thread they take turns, the cell with the
 /// smallest bound first, as one best-first search over all their pairs would (so a
 /// contact in one is met before the other is searched to its tolerance); else side by
 /// side.
