@@ -283,14 +283,17 @@ fn time_of_separation(world: &CollisionWorld, motion: &JointMotion, link: usize,
     let mut marching = MarchingTouch::new(world, link, other);
     let mut touch_at = |t: Real| marching.touch(&world.robot.link_poses(&motion.positions_at(t)));
     let mut previous = t_contact;
-    for seg in &motion.segments {
-        let end = seg.start_time + seg.duration;
+    for (k, seg) in motion.segments.iter().enumerate() {
+        // A segment's last sample is the next waypoint's own time (not its start plus
+        // its duration, which may differ in the last bit): a march that crosses a
+        // waypoint and one that starts there bracket the same exit alike.
+        let end = motion.segments.get(k + 1).map_or(seg.start_time + seg.duration, |next| next.start_time);
         if end <= t_contact {
             continue;
         }
         let n = seg.step_count(resolution);
         for i in 1..=n {
-            let t = seg.start_time + seg.duration * i as Real / n as Real;
+            let t = if i == n { end } else { seg.start_time + seg.duration * i as Real / n as Real };
             if t <= t_contact {
                 continue;
             }
