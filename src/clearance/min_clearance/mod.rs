@@ -156,13 +156,6 @@ pub fn min_clearance(world: &CollisionWorld, motion: &JointMotion, options: &Cle
     ClearanceSearch::new(world).min_clearance_held(motion, options)
 }
 
-/// A one-point motion as a motion that holds its configuration for a second.
-pub(super) fn stationary(motion: &JointMotion) -> JointMotion {
-    let (q, t) = (&motion.waypoints[0], motion.start_time());
-    let segment = Segment { start_time: t, duration: 1.0, degree: 1, coefficients: q.iter().map(|&v| [v, 0.0, 0.0, 0.0, 0.0, 0.0]).collect() };
-    JointMotion { waypoints: vec![q.clone(), q.clone()], waypoint_times: vec![t, t + 1.0], segments: vec![segment] }
-}
-
 /// Share of its segment below which [`ClearanceSearch::pairs_apart`] splits no cell
 /// (`cargo bench --bench real_use`, free first contacts: 2^-7 and 2^-10 gave the same
 /// medians).
@@ -222,12 +215,7 @@ impl<'w> ClearanceSearch<'w> {
     /// [`Self::min_clearance`], where a one-point motion counts too: the clearance of its
     /// configuration, searched as a motion that stays there.
     pub fn min_clearance_held(&self, motion: &JointMotion, options: &ClearanceOptions) -> Option<MinClearance> {
-        if !(motion.segments.is_empty() && motion.waypoints.len() == 1) {
-            return self.min_clearance(motion, options);
-        }
-        let mut held = self.min_clearance(&stationary(motion), options)?;
-        held.time = motion.start_time();
-        Some(held)
+        min_clearances_together(&[self], motion, options).0.pop().flatten()
     }
 
     /// The motion's minimum clearance, or `None` when no pairs are checked (or the

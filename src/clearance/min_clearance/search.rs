@@ -433,11 +433,14 @@ impl Search<'_, '_> {
         if self.shared.len() >= MAX_SHARED_CELLS {
             self.shared.clear();
         }
-        let key = (cell.segment, cell.lo.to_bits(), cell.hi.to_bits());
-        let mut data = self.shared.remove(&key).unwrap_or_else(|| CellData::new(self.finder.world, segment, 0.5 * (cell.lo + cell.hi)));
+        // The map is taken out while a cell is measured (which needs the search whole).
+        let mut shared = std::mem::take(&mut self.shared);
+        let data = shared
+            .entry((cell.segment, cell.lo.to_bits(), cell.hi.to_bits()))
+            .or_insert_with(|| CellData::new(self.finder.world, segment, 0.5 * (cell.lo + cell.hi)));
         // Distances are not negative.
-        let bound = self.measure(&cell, &mut data).max(0.0);
-        self.shared.insert(key, data);
+        let bound = self.measure(&cell, data).max(0.0);
+        self.shared = shared;
         let splittable = cell.hi - cell.lo > self.options.min_cell * segment.duration;
         if bound < self.floor() && splittable {
             self.queue.push(Reverse(Cell { bound, evaluated: true, ..cell }));

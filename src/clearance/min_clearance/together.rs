@@ -12,9 +12,9 @@
 //! 5.2 ms: the shares measure cells that one search would have settled against a
 //! level found elsewhere.)
 use super::search::{Goal, Outcome, Search};
-use super::{ClearanceOptions, ClearanceSearch, MinClearance, stationary};
+use super::{ClearanceOptions, ClearanceSearch, MinClearance};
 use crate::math::Real;
-use crate::motion::JointMotion;
+use crate::motion::{JointMotion, Segment};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -113,6 +113,13 @@ pub fn min_clearances_together(finders: &[&ClearanceSearch], motion: &JointMotio
         }
     }
     (all, touching.load(Ordering::Relaxed))
+}
+
+/// A one-point motion as a motion that holds its configuration for a second.
+fn stationary(motion: &JointMotion) -> JointMotion {
+    let (q, t) = (&motion.waypoints[0], motion.start_time());
+    let segment = Segment { start_time: t, duration: 1.0, degree: 1, coefficients: q.iter().map(|&v| [v, 0.0, 0.0, 0.0, 0.0, 0.0]).collect() };
+    JointMotion { waypoints: vec![q.clone(), q.clone()], waypoint_times: vec![t, t + 1.0], segments: vec![segment] }
 }
 
 #[cfg(test)]

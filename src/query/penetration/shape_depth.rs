@@ -37,7 +37,6 @@ pub struct DepthFeatures {
 /// [`overlap_bound`] of one that can decides whether it goes to EPA.
 pub fn deepest_features(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3) -> Option<(Penetration, DepthFeatures)> {
     let features = |a, b| DepthFeatures { a, b };
-    let world = |mesh: &TriMesh, pose: &Isometry3, t: u32| Part::Triangle(mesh.triangle(t).map(|p| pose * p));
     match (a, b) {
         (Shape::VoxelMap(_), _) | (_, Shape::VoxelMap(_)) => None,
         (Shape::TriMesh(ma), Shape::TriMesh(mb)) => {
@@ -52,22 +51,31 @@ pub fn deepest_features(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isome
         }
         (Shape::TriMesh(m), convex) => {
             let (sb, part_b) = (convex.as_support_map()?, Part::convex(convex, pose_b)?);
-            let candidates =
-                triangles_meeting(m, pose_a, &convex.local_obb(), pose_b).into_iter().map(|t| (face_overlap_bound(&world(m, pose_a, t), &part_b), t)).collect();
-            let bound = |t: u32| overlap_bound(&world(m, pose_a, t), &part_b);
+            let candidates = triangles_meeting(m, pose_a, &convex.local_obb(), pose_b)
+                .into_iter()
+                .map(|t| (face_overlap_bound(&placed_triangle(m, pose_a, t), &part_b), t))
+                .collect();
+            let bound = |t: u32| overlap_bound(&placed_triangle(m, pose_a, t), &part_b);
             deepest_by_bound(candidates, bound, |t| penetration_depth(&TriangleShape(&m.triangle(t)), pose_a, sb, pose_b))
                 .map(|(p, t)| (p, features(Some(t), None)))
         }
         (convex, Shape::TriMesh(m)) => {
             let (sa, part_a) = (convex.as_support_map()?, Part::convex(convex, pose_a)?);
-            let candidates =
-                triangles_meeting(m, pose_b, &convex.local_obb(), pose_a).into_iter().map(|t| (face_overlap_bound(&part_a, &world(m, pose_b, t)), t)).collect();
-            let bound = |t: u32| overlap_bound(&part_a, &world(m, pose_b, t));
+            let candidates = triangles_meeting(m, pose_b, &convex.local_obb(), pose_a)
+                .into_iter()
+                .map(|t| (face_overlap_bound(&part_a, &placed_triangle(m, pose_b, t)), t))
+                .collect();
+            let bound = |t: u32| overlap_bound(&part_a, &placed_triangle(m, pose_b, t));
             deepest_by_bound(candidates, bound, |t| penetration_depth(sa, pose_a, &TriangleShape(&m.triangle(t)), pose_b))
                 .map(|(p, t)| (p, features(None, Some(t))))
         }
         (ca, cb) => Some((penetration_depth(ca.as_support_map()?, pose_a, cb.as_support_map()?, pose_b)?, features(None, None))),
     }
+}
+
+/// Triangle `t` of a mesh placed by `pose`.
+fn placed_triangle(mesh: &TriMesh, pose: &Isometry3, t: u32) -> Part<'static> {
+    Part::Triangle(mesh.triangle(t).map(|p| pose * p))
 }
 
 /// Some triangles of a mesh placed in the world, found by their index (sorted: a
@@ -82,7 +90,7 @@ impl PlacedTriangles {
         let mut ids: Vec<u32> = ids.collect();
         ids.sort_unstable();
         ids.dedup();
-        let parts = ids.iter().map(|&t| Part::Triangle(mesh.triangle(t).map(|p| pose * p))).collect();
+        let parts = ids.iter().map(|&t| placed_triangle(mesh, pose, t)).collect();
         Self { ids, parts }
     }
 
