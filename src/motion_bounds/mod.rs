@@ -10,8 +10,11 @@
 //! - [`element_nodes`]: the nodes of an element's hierarchy (OBB tree, voxel map) and
 //!   their leaves' shapes;
 //! - [`conservative_advancement`]: bounds on how far any point of a shape moves over an
-//!   interval, in every direction or along one, and the separation test built on them.
+//!   interval, in every direction or along one, and the separation test built on them;
+//! - [`second_order`]: the gap of two shapes along a direction over a cell, to second
+//!   order in its length (the pose rates' spread).
 pub mod conservative_advancement;
 pub mod element_motion;
 pub mod element_nodes;
+pub mod second_order;
 pub mod time_cells;

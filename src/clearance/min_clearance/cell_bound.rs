@@ -159,69 +159,27 @@ impl ClearanceSearch<'_> {
     }
 
     /// A lower bound of the gap along world `n` over local times `[lo, hi]`, to second
-    /// order in the cell's length: per moving element, its largest extent towards the
-    /// other element over the cell (see [`Self::extent_over`]).
+    /// order in the cell's length, from the poses at the middle and the links' rates
+    /// over the cell ([`gap_over`]).
     pub(super) fn second_order(&self, p: usize, segment: &Segment, lo: Real, hi: Real, data: &mut CellData, n: &Vector3) -> Real {
         let world = self.world;
         let jets = data.jets.get_or_insert_with(|| JetsOnDemand::new(&world.robot, segment, lo, hi));
         let (a, b) = self.pairs[p];
-        let half = 0.5 * (hi - lo);
-        let mut over = |e: usize, w: &Vector3| -> Real {
+        // A link element's rates over the cell (none for an obstacle), if finite.
+        let mut rates = |e: usize| -> Result<Option<ElementRates>, ()> {
             let element = &world.elements[e];
-            let pose = world.element_pose(element, &data.poses);
             match element.body {
-                Body::Link(l) => self.extent_over(e, &pose, jets.get(&world.robot, l), half, w),
-                Body::Obstacle(_) => self.extent(e, &pose, w),
+                Body::Link(l) => ElementRates::on_link(jets.get(&world.robot, l), &element.origin).map(Some).ok_or(()),
+                Body::Obstacle(_) => Ok(None),
             }
         };
-        -over(a, &-n) - over(b, n)
-    }
-
-    /// An upper bound of `max w · x` over the points `x` of link element `e` over a
-    /// cell of half length `half` whose middle has the element at `pose`, the link's
-    /// jet over the cell being `jet`. With `R(t)`, `T(t)` the element's pose and `M`,
-    /// `V` any fixed matrix and vector, `w · (R(t) x + T(t))` is `w · (R x + T) +
-    /// τ w · (M x + V)` at the middle's pose, plus at most `|τ|` times the largest
-    /// `|w · ((Ṙ - M) x + Ṫ - V)|` over the cell's rates and the element's ball. The
-    /// first part's largest value over `x` is the support function along `Rᵀw + τ Mᵀw`,
-    /// convex in `τ`: the ends of the cell bound it.
-    pub(super) fn extent_over(&self, e: usize, pose: &Isometry3, jet: &LinkJet, half: Real, w: &Vector3) -> Real {
-        let element = &self.world.elements[e];
-        let origin = &element.origin;
-        let r_o = origin.rotation.to_rotation_matrix().into_inner();
-        // The element's rates over the cell: Ṙ_L R_O and Ṙ_L t_O + Ṫ_L.
-        let rotation_rate: IntervalMatrix3 = jet.rotation_rate.mul_matrix(&r_o);
-        let translation_rate: IntervalVector3 = jet.rotation_rate.mul_f64_vector(&origin.translation.vector) + jet.translation_rate;
-        if !(rotation_rate.is_finite() && translation_rate.is_finite()) {
-            return Real::INFINITY;
-        }
-        let (m, v) = (rotation_rate.mid(), translation_rate.mid());
-        let ball = &self.balls[e];
-        // The spread: |w · ((Ṙ - M) c + Ṫ - V)| + r |(Ṙ - M)ᵀ w|, rounded outwards.
-        let mut centre = Interval::point(0.0);
-        let mut rotation_sq = 0.0;
-        for i in 0..3 {
-            let mut row = Interval::point(0.0);
-            for k in 0..3 {
-                row += (rotation_rate.0[i][k] - m[(i, k)]) * ball.center[k];
-            }
-            centre += (row + (translation_rate.0[i] - v[i])) * w[i];
-        }
-        for k in 0..3 {
-            let mut column = Interval::point(0.0);
-            for i in 0..3 {
-                column += (rotation_rate.0[i][k] - m[(i, k)]) * w[i];
-            }
-            rotation_sq += column.mag() * column.mag();
-        }
-        let spread = (centre.mag() + ball.radius * rotation_sq.sqrt()) * (1.0 + 1e-12);
-        let rotation = pose.rotation.to_rotation_matrix().into_inner();
-        let support = self.support(e);
-        let end = |tau: Real| {
-            let direction = rotation.transpose() * w + m.transpose() * w * tau;
-            support_value(&support, &direction) + w.dot(&(pose.translation.vector + v * tau))
-        };
-        end(-half).max(end(half)) + half * spread
+        let (Ok(rates_a), Ok(rates_b)) = (rates(a), rates(b)) else { return Real::NEG_INFINITY };
+        let (support_a, support_b) = (self.support(a), self.support(b));
+        let pose = |e: usize| world.element_pose(&world.elements[e], &data.poses);
+        let side_a = MovingShape { shape: &support_a, ball: self.balls[a], pose: pose(a), rates: rates_a };
+        let side_b = MovingShape { shape: &support_b, ball: self.balls[b], pose: pose(b), rates: rates_b };
+        let half = 0.5 * (hi - lo);
+        gap_over(&side_a, &side_b, n, -half, half)
     }
 
     /// An upper bound of the pair's distance: from the vertex of a mesh nearest the
@@ -304,10 +262,6 @@ pub(super) fn direction(d: &PairDistance) -> Option<Vector3> {
     (d.distance > 0.0 && norm > 0.0 && norm.is_finite()).then(|| v / norm)
 }
 
-/// The support function: the largest `u · x` over the shape's points.
-pub(super) fn support_value(shape: &dyn SupportMap, u: &Vector3) -> Real {
-    shape.support(u).coords.dot(u)
-}
 
 /// An element's shape as a support map: a primitive's own, a mesh's vertices, a voxel
 /// map's cube corners.
