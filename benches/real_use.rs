@@ -23,7 +23,9 @@
 //! `REAL_USE_BREAKDOWN=1` prints instead, per trajectory, the CPU milliseconds of each
 //! part of the two checks (the first-only search for pairs apart, the clearance search,
 //! the pipeline, the certifier, the events' depths) and the clearance search's counts, and with
-//! `REAL_USE_PICK=i` only for trajectory `i`, its clearance search repeated 15 times.
+//! `REAL_USE_PICK=i` only for trajectory `i`, its clearance search repeated 15 times;
+//! `REAL_USE_EVENTS=1` with it prints each event of the pipeline (link, other body, entry,
+//! exit, point), to compare two builds' events.
 mod panda_scene;
 
 use ccd_guard::check::sampled::{SampledOptions, check_sampled};
@@ -328,6 +330,11 @@ fn breakdown(all: &[Case]) {
             let _ = ccd_guard::clearance::max_depth_over(w, m, ccd_guard::collision::Body::Link(event.link), event.other, event.time_of_contact, until);
         }
         let t_depth = ms(t);
+        if std::env::var("REAL_USE_EVENTS").is_ok() {
+            for e in &r.contacts {
+                println!("event {i} {} {:?} {:.17e} {:?} {:?}", e.link, e.other, e.time_of_contact, e.time_of_separation, e.point);
+            }
+        }
         println!(
             "{i} {} {} {} points {} | first-only pairs apart {t_near:.2} ({} pairs) | clearance {t_split:.2} (world, self: cells, measured, exact, minimum {ws:?} {ss:?}) | pipeline {t_pipe:.2} ({} contacts) | certifier {t_cert:.2} | depths {t_depth:.2} | pairs apart {} of {}",
             c.robot,

@@ -193,7 +193,9 @@ fn run_segments(
             if from == 0.0 {
                 range = range.with_whole_range(&culling.links);
             }
-            let (found, stats) = Solver::new(world, &mut range, &batch, options.first_only, options.time_tolerance).solve();
+            let solver = Solver::new(world, &mut range, &batch, options.first_only, options.time_tolerance);
+            // A batch solved from after the segment's start is solved from its pairs' exit.
+            let (found, stats) = if from > 0.0 { solver.after_exit() } else { solver }.solve();
             result.stats += &stats;
             found_pairs += found.len();
             for f in found {

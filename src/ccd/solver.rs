@@ -6,16 +6,25 @@
 //! conservative advancement for curved primitives. Intervals are visited earliest first;
 //! at the time tolerance, the first time of contact is found by bisection between a free
 //! and a touching instant with the exact discrete test.
+//!
+//! A pair apart at a cell's start that fails the advancement test gets the gap along
+//! the plane's normal to second order from the cell's start ([`gap_over`]): a pair
+//! drawing away is proven over a cell whose length depends on its speed and
+//! acceleration, not on how near it starts. This is what a solve from where a contact
+//! event ends needs: its pairs start only just apart, and no bound on how far they move
+//! in a cell proves a cell from there, so the cells were cut down to the time tolerance
+//! (the first of which is left to the discrete tests, [`Solver::after_exit`]).
 use super::continuous_obb::{MidpointRadiusPose, MovingBox, may_overlap};
 use super::elementary::{ALL_EQUATIONS, CornerBounds, EquationOutcome, NewtonBounds, active_equations};
 use super::statistics::Statistics;
 use crate::bounding_volume::Obb;
 use crate::collision::{Body, CollisionWorld, Element};
-use crate::enclosure::{IntervalPose, IntervalVector3, KinematicTree, LinkEnclosure, LinkJet};
+use crate::enclosure::{IntervalPose, IntervalVector3, JetsOnDemand, KinematicTree, LinkEnclosure, LinkJet};
 use crate::math::{Isometry3, Point3, Real, Triangle, Vector3};
 use crate::motion_bounds::conservative_advancement::{Advancement, BoundingBall, advance, advance_from_plane, motion_bound};
 use crate::motion_bounds::element_motion::{element_pose, element_relative_pose, element_world_pose, poses_at};
 use crate::motion_bounds::element_nodes::{Leaf, LeafShape, PRIMITIVE, leaf_shape, leaf_triangle, node_obb};
+use crate::motion_bounds::second_order::{ElementRates, MovingShape, gap_over};
 use crate::motion_bounds::time_cells::{SolveRange, TimeCell};
 use crate::query::gjk::{self, SeparatingPlane};
 use crate::query::intersection::intersection_point;
@@ -90,6 +99,8 @@ pub struct Solver<'w, 'c> {
     /// Per element pair, the last separating plane GJK found between its whole shapes
     /// (in the fixed side's frame), and the local time it was found at.
     root_planes: Vec<Option<(Real, SeparatingPlane)>>,
+    /// Solving from where a contact event ends ([`Self::after_exit`]).
+    after_exit: bool,
 }
 
 impl<'w, 'c> Solver<'w, 'c> {
@@ -115,13 +126,32 @@ impl<'w, 'c> Solver<'w, 'c> {
             time_tolerance,
             stats: Statistics::default(),
             tree: KinematicTree::new(&world.robot),
+            after_exit: false,
         }
+    }
+
+    /// A solve whose range starts where a contact event of its pairs ends (found free
+    /// there by the discrete test): the first time tolerance of the range is left to the
+    /// discrete tests, as the cells' descent would leave it, and the cells after it start
+    /// with the pairs apart by more than rounding, where the receding test can prove them.
+    pub fn after_exit(self) -> Self {
+        Self { after_exit: true, ..self }
     }
 
     /// The first contact of every group in the solve range (earliest first).
     pub fn solve(mut self) -> (Vec<FoundContact>, Statistics) {
         let work: Vec<Work> = (0..self.pairs.len() as u32).map(|pair| Work::Nodes { pair, a: 0, b: 0 }).collect();
-        self.solve_cell(TimeCell::ROOT, work);
+        if self.after_exit {
+            let (from, to) = self.range.bounds(TimeCell::ROOT);
+            let first = (from + self.time_tolerance).min(to);
+            self.resolve(from, first, &work);
+            if first < to {
+                self.range.start_at(first);
+                self.solve_cell(TimeCell::ROOT, work);
+            }
+        } else {
+            self.solve_cell(TimeCell::ROOT, work);
+        }
         self.stats.enclosures_computed += self.range.computed;
         self.found.sort_by(|a, b| a.s_contact.total_cmp(&b.s_contact));
         (self.found, self.stats)
@@ -165,6 +195,8 @@ impl<'w, 'c> Solver<'w, 'c> {
         let mut start_poses: Option<Vec<Isometry3>> = None;
         // For the interval Newton step, on the cells that reach triangle equations.
         let mut newton_links: Option<NewtonLinks> = None;
+        // For the receding test (after an exit), on the cells that need it.
+        let mut receding: Option<RecedingCell> = None;
         while let Some(item) = queue.pop() {
             let pair = pair_of(&item) as usize;
             let (ea, eb) = (&self.world.elements[self.pairs[pair].0], &self.world.elements[self.pairs[pair].1]);
@@ -212,6 +244,15 @@ impl<'w, 'c> Solver<'w, 'c> {
                             continue;
                         }
                         if outcome.distance_at_start > 0.0 {
+                            let (hull_a, hull_b) = (ea.shape.convex_bound(), eb.shape.convex_bound());
+                            let sides = [(hull_a.as_ref(), element_ball(ea)), (hull_b.as_ref(), element_ball(eb))];
+                            let cell = receding.get_or_insert_with(|| RecedingCell::new(self.world, self.range.segment(), l, r));
+                            let poses = start_poses.get_or_insert_with(|| poses_at(self.world, self.range.segment(), l));
+                            if self.recedes(cell, poses, pair, &frame, sides, &outcome.normal, r - l) {
+                                continue;
+                            }
+                        }
+                        if outcome.distance_at_start > 0.0 {
                             left.push(item);
                             right.push(item);
                             continue;
@@ -253,8 +294,17 @@ impl<'w, 'c> Solver<'w, 'c> {
                     }
                     self.stats.advancement_tests += 1;
                     let (ta, tb) = (leaf_triangle(ea, a), leaf_triangle(eb, b));
-                    if frame.apart(&TriangleShape(&ta), &triangle_ball(&ta), &TriangleShape(&tb), &triangle_ball(&tb)) {
+                    let sides = [(&TriangleShape(&ta) as &dyn SupportMap, triangle_ball(&ta)), (&TriangleShape(&tb) as &dyn SupportMap, triangle_ball(&tb))];
+                    let outcome = frame.advance(sides[0].0, &sides[0].1, sides[1].0, &sides[1].1);
+                    if outcome.separated {
                         continue;
+                    }
+                    if outcome.distance_at_start > 0.0 {
+                        let cell = receding.get_or_insert_with(|| RecedingCell::new(self.world, self.range.segment(), l, r));
+                        let poses = start_poses.get_or_insert_with(|| poses_at(self.world, self.range.segment(), l));
+                        if self.recedes(cell, poses, pair, &frame, sides, &outcome.normal, r - l) {
+                            continue;
+                        }
                     }
                     let newton =
                         newton_links.get_or_insert_with(|| NewtonLinks { jets: self.range.jets(l, r), at_split: self.range.enclosures(m, m, true, None) });
@@ -272,10 +322,20 @@ impl<'w, 'c> Solver<'w, 'c> {
                     }
                     self.stats.advancement_tests += 1;
                     let (leaf_a, leaf_b) = (leaf_shape(ea, a), leaf_shape(eb, b));
-                    if !frame.apart(&leaf_a, &leaf_ball(ea, &leaf_a), &leaf_b, &leaf_ball(eb, &leaf_b)) {
-                        left.push(item);
-                        right.push(item);
+                    let sides = [(&leaf_a as &dyn SupportMap, leaf_ball(ea, &leaf_a)), (&leaf_b as &dyn SupportMap, leaf_ball(eb, &leaf_b))];
+                    let outcome = frame.advance(sides[0].0, &sides[0].1, sides[1].0, &sides[1].1);
+                    if outcome.separated {
+                        continue;
                     }
+                    if outcome.distance_at_start > 0.0 {
+                        let cell = receding.get_or_insert_with(|| RecedingCell::new(self.world, self.range.segment(), l, r));
+                        let poses = start_poses.get_or_insert_with(|| poses_at(self.world, self.range.segment(), l));
+                        if self.recedes(cell, poses, pair, &frame, sides, &outcome.normal, r - l) {
+                            continue;
+                        }
+                    }
+                    left.push(item);
+                    right.push(item);
                 }
             }
         }
@@ -309,6 +369,33 @@ impl<'w, 'c> Solver<'w, 'c> {
         let plane = gjk::separating_plane(fixed, &Isometry3::identity(), moving, &frame.start);
         self.root_planes[pair] = Some((l, plane));
         advance(&plane)
+    }
+
+    /// The receding test of element pair `pair` over a cell of length `width` from its
+    /// start, where the pair's `sides` (shape and ball of element a, then b, in their
+    /// element frames) are apart along `normal` (the fixed side's frame, from the moving
+    /// side towards it): whether the gap along it, to second order from the cell's start
+    /// ([`gap_over`]), stays above rounding over the whole cell.
+    #[allow(clippy::too_many_arguments)]
+    fn recedes(
+        &mut self,
+        cell: &mut RecedingCell,
+        poses: &[Isometry3],
+        pair: usize,
+        frame: &AdvancementFrame,
+        sides: [(&dyn SupportMap, BoundingBall); 2],
+        normal: &Vector3,
+        width: Real,
+    ) -> bool {
+        let (ia, ib) = self.pairs[pair];
+        let [side_a, side_b] = sides;
+        let (Some(a), Some(b)) = (cell.side(self.world, poses, ia, side_a), cell.side(self.world, poses, ib, side_b)) else { return false };
+        // The gap from the moving side towards the fixed one, along the plane's normal.
+        let (fixed, moving) = if frame.moving_is_a { (b, a) } else { (a, b) };
+        let n = fixed.pose.rotation * normal;
+        let proven = gap_over(&fixed, &moving, &n, 0.0, width) > rounding(&fixed, &moving);
+        self.stats.receding_proofs += usize::from(proven);
+        proven
     }
 
     fn element_relative_pose(&self, ea: &Element, eb: &Element, links: &[LinkEnclosure]) -> IntervalPose {
@@ -479,6 +566,53 @@ struct NewtonLinks {
     at_split: Vec<LinkEnclosure>,
 }
 
+/// What the receding test needs on one cell: the links' poses and rates over it, and
+/// each element's rates (computed when first asked for).
+struct RecedingCell {
+    jets: JetsOnDemand,
+    rates: HashMap<usize, Option<ElementRates>>,
+}
+
+impl RecedingCell {
+    fn new(world: &CollisionWorld, segment: &crate::motion::Segment, l: Real, r: Real) -> Self {
+        Self { jets: JetsOnDemand::new(&world.robot, segment, l, r), rates: HashMap::new() }
+    }
+
+    /// The world pose rates of link element `e` over the cell, if finite.
+    fn rates(&mut self, world: &CollisionWorld, e: usize) -> Option<ElementRates> {
+        let jets = &mut self.jets;
+        *self.rates.entry(e).or_insert_with(|| {
+            let element = &world.elements[e];
+            let Body::Link(link) = element.body else { return None };
+            ElementRates::on_link(jets.get(&world.robot, link), &element.origin)
+        })
+    }
+
+    /// Element `e`'s side of a gap over the cell: a shape and ball in its frame, placed
+    /// by the links' `poses` at the cell's start. `None` where its rates are not finite.
+    fn side<'s>(
+        &mut self,
+        world: &CollisionWorld,
+        poses: &[Isometry3],
+        e: usize,
+        (shape, ball): (&'s dyn SupportMap, BoundingBall),
+    ) -> Option<MovingShape<'s>> {
+        let element = &world.elements[e];
+        let rates = match element.body {
+            Body::Link(_) => Some(self.rates(world, e)?),
+            Body::Obstacle(_) => None,
+        };
+        Some(MovingShape { shape, ball, pose: element_world_pose(element, poses), rates })
+    }
+}
+
+/// Covers the rounding of a gap computed in floating point at the scale of the two
+/// shapes' placement (as the clearance search's).
+fn rounding(a: &MovingShape, b: &MovingShape) -> Real {
+    let scale: Real = [a, b].iter().map(|s| s.pose.translation.vector.abs().sum() + s.ball.center.coords.abs().sum() + s.ball.radius).sum();
+    1e-12 * (1.0 + scale)
+}
+
 /// The frame of the advancement tests of a pair: the fixed side and the moving side.
 /// Against an obstacle the link element moves in the obstacle's frame, so its motion is
 /// its own world motion; two links use the chain between them.
@@ -506,10 +640,6 @@ impl AdvancementFrame {
 
     /// Conservative advancement of shape `sa` (on element a, inside `ball_a` of a's
     /// frame) against `sb` (on b).
-    fn apart(&self, sa: &dyn SupportMap, ball_a: &BoundingBall, sb: &dyn SupportMap, ball_b: &BoundingBall) -> bool {
-        self.advance(sa, ball_a, sb, ball_b).separated
-    }
-
     fn advance(&self, sa: &dyn SupportMap, ball_a: &BoundingBall, sb: &dyn SupportMap, ball_b: &BoundingBall) -> Advancement {
         if self.moving_is_a { advance(sb, sa, &self.start, &self.over, ball_a) } else { advance(sa, sb, &self.start, &self.over, ball_b) }
     }

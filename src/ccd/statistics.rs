@@ -21,6 +21,9 @@ pub struct Statistics {
     pub newton_culls: usize,
     pub advancement_tests: usize,
     pub enclosures_computed: usize,
+    /// Pairs proven to draw away over a time cell after a contact event's exit (the gap
+    /// to second order from the cell's start).
+    pub receding_proofs: usize,
     /// Seconds spent per stage.
     pub stage1_seconds: f64,
     pub stage2_seconds: f64,
@@ -42,6 +45,7 @@ impl std::ops::AddAssign<&Statistics> for Statistics {
         self.newton_culls += s.newton_culls;
         self.advancement_tests += s.advancement_tests;
         self.enclosures_computed += s.enclosures_computed;
+        self.receding_proofs += s.receding_proofs;
         self.stage1_seconds += s.stage1_seconds;
         self.stage2_seconds += s.stage2_seconds;
         self.stage3_seconds += s.stage3_seconds;
@@ -56,7 +60,7 @@ impl Statistics {
     /// One line per stage, for `--format text`.
     pub fn to_text(&self) -> String {
         format!(
-            "stats: {} segments, {} element pairs\n  stage 1 (swept AABB BVH): kept {} dropped {} in {:.3} ms\n  stage 2 (swept LSS): kept {} dropped {} in {:.3} ms\n  stage 3 (exact): free {} contact {} in {:.3} ms ({} time cells, {} OBB tests, {} equations, {} Newton culls, {} advancement tests, {} enclosures)\n",
+            "stats: {} segments, {} element pairs\n  stage 1 (swept AABB BVH): kept {} dropped {} in {:.3} ms\n  stage 2 (swept LSS): kept {} dropped {} in {:.3} ms\n  stage 3 (exact): free {} contact {} in {:.3} ms ({} time cells, {} OBB tests, {} equations, {} Newton culls, {} advancement tests, {} enclosures, {} receding proofs)\n",
             self.segments,
             self.pairs_considered,
             self.stage1_kept,
@@ -74,6 +78,7 @@ impl Statistics {
             self.newton_culls,
             self.advancement_tests,
             self.enclosures_computed,
+            self.receding_proofs,
         )
     }
 }

@@ -22,6 +22,9 @@ pub struct Advancement {
     pub separated: bool,
     /// Proven lower bound on the distance at the interval's start.
     pub distance_at_start: Real,
+    /// The separating plane's normal at the start (in the fixed shape's frame, from the
+    /// moving shape towards it) that bound is measured along.
+    pub normal: Vector3,
 }
 
 /// Whether shape `b`, placed in `a`'s frame at `b_in_a_start` at the interval's start
@@ -42,7 +45,7 @@ pub fn advance(a: &dyn SupportMap, b: &dyn SupportMap, b_in_a_start: &Isometry3,
 pub fn advance_from_plane(plane: &gjk::SeparatingPlane, b_in_a_start: &Isometry3, b_in_a: &IntervalPose, ball_b: &BoundingBall) -> Advancement {
     // Points of b move by n · Δ towards a, where n points from b to a.
     let towards_a = advance_along(b_in_a_start, b_in_a, ball_b, &plane.normal);
-    Advancement { separated: plane.gap > 0.0 && towards_a.is_finite() && plane.gap > towards_a, distance_at_start: plane.gap.max(0.0) }
+    Advancement { separated: plane.gap > 0.0 && towards_a.is_finite() && plane.gap > towards_a, distance_at_start: plane.gap.max(0.0), normal: plane.normal }
 }
 
 /// An upper bound on `n · (B(t) p - B(start) p)` over the interval, for `p` in the ball:

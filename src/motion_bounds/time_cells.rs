@@ -45,6 +45,13 @@ impl<'a> SolveRange<'a> {
         Self { whole: Some(links), ..self }
     }
 
+    /// The range from local time `from` on (the cells cut anew; the caller's enclosures
+    /// over the old range no longer apply).
+    pub fn start_at(&mut self, from: Real) {
+        self.from = from;
+        self.whole = None;
+    }
+
     pub fn segment(&self) -> &'a Segment {
         self.segment
     }

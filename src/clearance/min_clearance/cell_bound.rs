@@ -262,7 +262,6 @@ pub(super) fn direction(d: &PairDistance) -> Option<Vector3> {
     (d.distance > 0.0 && norm > 0.0 && norm.is_finite()).then(|| v / norm)
 }
 
-
 /// An element's shape as a support map: a primitive's own, a mesh's vertices, a voxel
 /// map's cube corners.
 pub(super) enum Support<'a> {

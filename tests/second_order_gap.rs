@@ -1,0 +1,135 @@
+//! The gap of two shapes along a direction over a time cell, to second order
+//! (`motion_bounds::second_order::gap_over`), against the gap sampled densely over the
+//! cell: anchored at a cell's start (the solver's receding test) and at its middle (the
+//! clearance search), on the demo's arm (STL meshes by their hulls, and primitives) in
+//! its work cell, link against obstacle and link against link, on the demo's motions.
+//! The bound must never exceed a sampled gap; it must also prove pairs that draw away
+//! over cells where no bound on how far they move could (dropping the spread, or one
+//! end of the cell, makes this test fail).
+use ccd_guard::clearance::checked_element_pairs;
+use ccd_guard::collision::{Body, CollisionWorld};
+use ccd_guard::demo::{CASES, case_input};
+use ccd_guard::enclosure::JetsOnDemand;
+use ccd_guard::math::{Isometry3, Real, Vector3};
+use ccd_guard::motion::Segment;
+use ccd_guard::motion_bounds::conservative_advancement::BoundingBall;
+use ccd_guard::motion_bounds::element_motion::{element_world_pose, poses_at};
+use ccd_guard::motion_bounds::second_order::{ElementRates, MovingShape, gap_over, support_value};
+use ccd_guard::query::gjk;
+use ccd_guard::shape::SupportMap;
+
+fn ball(world: &CollisionWorld, e: usize) -> BoundingBall {
+    let obb = &world.elements[e].local_obb;
+    BoundingBall { center: obb.center, radius: obb.half_extents.norm() * (1.0 + 1e-12) }
+}
+
+/// The gap along world `n` (from b towards a) of the two elements' hulls at local time `s`.
+fn gap_at(world: &CollisionWorld, segment: &Segment, (a, b): (usize, usize), hulls: [&dyn SupportMap; 2], n: &Vector3, s: Real) -> Real {
+    let poses = poses_at(world, segment, s);
+    let extent = |e: usize, hull: &dyn SupportMap, w: &Vector3| {
+        let pose = element_world_pose(&world.elements[e], &poses);
+        support_value(hull, &pose.rotation.inverse_transform_vector(w)) + w.dot(&pose.translation.vector)
+    };
+    -extent(a, hulls[0], &-n) - extent(b, hulls[1], n)
+}
+
+/// The bound of the pair's gap along `n` over local times `[lo, hi]` of the segment,
+/// anchored at `anchor` (the cell's start or middle).
+#[allow(clippy::too_many_arguments)]
+fn bound(
+    world: &CollisionWorld,
+    segment: &Segment,
+    (a, b): (usize, usize),
+    hulls: [&dyn SupportMap; 2],
+    n: &Vector3,
+    lo: Real,
+    hi: Real,
+    anchor: Real,
+) -> Real {
+    let mut jets = JetsOnDemand::new(&world.robot, segment, lo, hi);
+    let poses = poses_at(world, segment, anchor);
+    let mut side = |e: usize, hull| {
+        let element = &world.elements[e];
+        let rates = match element.body {
+            Body::Link(l) => Some(ElementRates::on_link(jets.get(&world.robot, l), &element.origin).expect("finite rates")),
+            Body::Obstacle(_) => None,
+        };
+        MovingShape { shape: hull, ball: ball(world, e), pose: element_world_pose(element, &poses), rates }
+    };
+    let (side_a, side_b) = (side(a, hulls[0]), side(b, hulls[1]));
+    gap_over(&side_a, &side_b, n, lo - anchor, hi - anchor)
+}
+
+/// How far any point of the pair's elements moves over the cell, sampled: a bound on
+/// it would be at least this (so a first-order test needs the gap at the start above it).
+fn sampled_motion(world: &CollisionWorld, segment: &Segment, (a, b): (usize, usize), lo: Real, hi: Real) -> Real {
+    let start = poses_at(world, segment, lo);
+    let mut most: Real = 0.0;
+    for j in 1..=32 {
+        let poses = poses_at(world, segment, lo + (hi - lo) * j as Real / 32.0);
+        for e in [a, b] {
+            let element = &world.elements[e];
+            let c = ball(world, e).center;
+            let moved = (element_world_pose(element, &poses) * c - element_world_pose(element, &start) * c).norm();
+            most = most.max(moved);
+        }
+    }
+    most
+}
+
+#[test]
+fn the_gap_to_second_order_lies_below_the_sampled_gap_and_proves_pairs_drawing_away() {
+    let (mut checked, mut receding, mut tight) = (0, 0, 0);
+    let mut self_pairs = 0;
+    for case in &CASES[..2] {
+        let input = case_input(case).unwrap();
+        let world = &input.world;
+        let pairs = checked_element_pairs(world);
+        for segment in &input.motion.segments {
+            let duration = segment.duration;
+            for &(a, b) in &pairs {
+                let (hull_a, hull_b) = (world.elements[a].shape.convex_bound(), world.elements[b].shape.convex_bound());
+                let hulls = [hull_a.as_ref(), hull_b.as_ref()];
+                for i in 0..8 {
+                    let l = duration * i as Real / 8.0;
+                    // The direction of GJK's separating plane at l (from b towards a).
+                    let poses = poses_at(world, segment, l);
+                    let (pa, pb): (Isometry3, Isometry3) = (element_world_pose(&world.elements[a], &poses), element_world_pose(&world.elements[b], &poses));
+                    let plane = gjk::separating_plane(hulls[0], &pa, hulls[1], &pb);
+                    if plane.gap <= 0.0 || plane.gap > 0.3 {
+                        continue;
+                    }
+                    let n = plane.normal;
+                    for depth in [0, 2, 4, 6, 9] {
+                        let w = duration / 8.0 / (1u32 << depth) as Real;
+                        let r = l + w;
+                        let sampled = (0..=64).map(|j| gap_at(world, segment, (a, b), hulls, &n, l + w * j as Real / 64.0)).fold(Real::INFINITY, Real::min);
+                        for anchor in [l, 0.5 * (l + r)] {
+                            let found = bound(world, segment, (a, b), hulls, &n, l, r, anchor);
+                            assert!(
+                                found <= sampled + 1e-12,
+                                "pair ({a}, {b}), cell [{l}, {r}] anchored at {anchor}: bound {found} above the sampled gap {sampled}"
+                            );
+                            checked += 1;
+                            if sampled > 0.0 && found > 0.9 * sampled {
+                                tight += 1;
+                            }
+                        }
+                        // Anchored at the start: proven apart where the pair moves farther than
+                        // its gap at the start (no motion bound could prove the cell).
+                        let start_gap = gap_at(world, segment, (a, b), hulls, &n, l);
+                        if bound(world, segment, (a, b), hulls, &n, l, r, l) > 0.0 && sampled_motion(world, segment, (a, b), l, r) > start_gap {
+                            receding += 1;
+                            self_pairs += usize::from(matches!(world.elements[b].body, Body::Link(_)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{checked} cells checked, {tight} tight, {receding} proven drawing away ({self_pairs} of two links)");
+    assert!(
+        checked >= 1000 && tight >= 1000 && receding >= 40 && self_pairs >= 20 && receding - self_pairs >= 3,
+        "{checked} cells, {tight} tight, {receding} receding, {self_pairs} self"
+    );
+}
