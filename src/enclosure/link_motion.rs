@@ -228,6 +228,19 @@ impl KinematicTree {
         }
     }
 
+    /// The lowest link that is `a` or an ancestor of it and `b` or an ancestor of it.
+    pub fn common_ancestor(&self, a: usize, b: usize) -> usize {
+        let (mut x, mut y) = (a, b);
+        while x != y {
+            if self.depth[x] >= self.depth[y] {
+                x = self.parent[x].expect("a link below the root has a parent");
+            } else {
+                y = self.parent[y].expect("a link below the root has a parent");
+            }
+        }
+        x
+    }
+
     /// The pose set of link `b` in the frame of link `a`, composed along the chain
     /// between them (up from each to their common ancestor). The enclosures must hold
     /// the poses in the parent's frame.

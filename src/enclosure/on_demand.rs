@@ -101,6 +101,17 @@ impl JetsOnDemand {
         Self { values, rates, placing: placing_joints(robot), done, jets }
     }
 
+    /// The jets of link `base` and the links below it in `base`'s frame (the motion of
+    /// the joints between them alone); any other link's holds the whole space.
+    pub fn relative_to(robot: &Robot, segment: &Segment, s0: Real, s1: Real, base: usize) -> Self {
+        let mut jets = Self::new(robot, segment, s0, s1);
+        if base != robot.root_link {
+            jets.jets.swap(robot.root_link, base);
+            jets.done.swap(robot.root_link, base);
+        }
+        jets
+    }
+
     /// Link `link`'s jet, computed (with its ancestors') when first asked for.
     pub fn get(&mut self, robot: &Robot, link: usize) -> &LinkJet {
         for l in missing_chain(robot, &self.placing, &self.done, link) {

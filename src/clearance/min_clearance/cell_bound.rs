@@ -67,15 +67,16 @@ pub(super) struct CellData {
     /// Link enclosures over the cell, with the poses in the parent's frame (the links
     /// of the pairs measured so far).
     pub(super) links: Option<EnclosuresOnDemand>,
-    /// Link poses and pose rates over the cell (the same).
-    pub(super) jets: Option<JetsOnDemand>,
+    /// Link poses and pose rates over the cell (the same), per base link they are
+    /// given relative to (the root for world poses).
+    pub(super) jets: HashMap<usize, JetsOnDemand>,
     /// Per link element: its world pose over the cell, and how far it moves.
     pub(super) world_motion: HashMap<usize, (IntervalPose, Real)>,
 }
 
 impl CellData {
     pub(super) fn new(world: &CollisionWorld, segment: &Segment, middle: Real) -> Self {
-        Self { poses: poses_at(world, segment, middle), links: None, jets: None, world_motion: HashMap::new() }
+        Self { poses: poses_at(world, segment, middle), links: None, jets: HashMap::new(), world_motion: HashMap::new() }
     }
 }
 
@@ -160,26 +161,36 @@ impl ClearanceSearch<'_> {
 
     /// A lower bound of the gap along world `n` over local times `[lo, hi]`, to second
     /// order in the cell's length, from the poses at the middle and the links' rates
-    /// over the cell ([`gap_over`]).
+    /// over the cell ([`gap_over`]). A link against an obstacle in the world frame; two
+    /// links in the frame of their lowest common ancestor link, where only the joints
+    /// between them move them (and `n` turns with that link: a direction fixed in any
+    /// frame gives a lower bound of the distance at each instant).
     pub(super) fn second_order(&self, p: usize, segment: &Segment, lo: Real, hi: Real, data: &mut CellData, n: &Vector3) -> Real {
         let world = self.world;
-        let jets = data.jets.get_or_insert_with(|| JetsOnDemand::new(&world.robot, segment, lo, hi));
+        let robot = &world.robot;
         let (a, b) = self.pairs[p];
+        let base = match (world.elements[a].body, world.elements[b].body) {
+            (Body::Link(la), Body::Link(lb)) => self.tree.common_ancestor(la, lb),
+            _ => robot.root_link,
+        };
+        let jets = data.jets.entry(base).or_insert_with(|| JetsOnDemand::relative_to(robot, segment, lo, hi, base));
         // A link element's rates over the cell (none for an obstacle), if finite.
         let mut rates = |e: usize| -> Result<Option<ElementRates>, ()> {
             let element = &world.elements[e];
             match element.body {
-                Body::Link(l) => ElementRates::on_link(jets.get(&world.robot, l), &element.origin).map(Some).ok_or(()),
+                Body::Link(l) => ElementRates::on_link(jets.get(robot, l), &element.origin).map(Some).ok_or(()),
                 Body::Obstacle(_) => Ok(None),
             }
         };
         let (Ok(rates_a), Ok(rates_b)) = (rates(a), rates(b)) else { return Real::NEG_INFINITY };
         let (support_a, support_b) = (self.support(a), self.support(b));
-        let pose = |e: usize| world.element_pose(&world.elements[e], &data.poses);
+        // The base's frame at the middle (the world's for an obstacle pair).
+        let from_base = data.poses[base].inverse();
+        let pose = |e: usize| from_base * world.element_pose(&world.elements[e], &data.poses);
         let side_a = MovingShape { shape: &support_a, ball: self.balls[a], pose: pose(a), rates: rates_a };
         let side_b = MovingShape { shape: &support_b, ball: self.balls[b], pose: pose(b), rates: rates_b };
         let half = 0.5 * (hi - lo);
-        gap_over(&side_a, &side_b, n, -half, half)
+        gap_over(&side_a, &side_b, &(from_base.rotation * n), -half, half)
     }
 
     /// An upper bound of the pair's distance: from the vertex of a mesh nearest the
