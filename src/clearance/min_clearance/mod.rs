@@ -1,7 +1,8 @@
 //! The minimum clearance over a motion: best-first search over (pair, time cell) with
 //! proven lower bounds (Lin 1993 ch. 5's priority queue of pairs).
 //!
-//! The search starts from every pair at every waypoint (pairs in the order of their
+//! The search starts from every pair at the waypoints (every few of a plan in small
+//! steps; pairs in the order of their
 //! world boxes' gap, cut off at the best so far). A cell's lower bound starts as the
 //! gap between the pair's swept boxes over the whole segment (stage 1's enclosures).
 //! When a cell comes first in the queue its pair is measured at the cell's middle, and
