@@ -3,8 +3,8 @@
 //!
 //! The search starts from every pair at the waypoints (every few of a plan in small
 //! steps; pairs in the order of their world boxes' gap, cut off at the best so far).
-//! A cell's lower bound starts as the
-//! gap between the pair's swept boxes over the whole segment (stage 1's enclosures).
+//! A cell's lower bound starts as the gap between the pair's swept boxes over the
+//! whole segment (stage 1's enclosures).
 //! When a cell comes first in the queue its pair is measured at the cell's middle, and
 //! the bound becomes the largest of these, each a proven lower bound of the pair's
 //! distance over the cell (cheapest first, stopping once one settles the cell):
