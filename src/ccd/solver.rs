@@ -21,10 +21,11 @@ use crate::bounding_volume::Obb;
 use crate::collision::{Body, CollisionWorld, Element};
 use crate::enclosure::{IntervalPose, IntervalVector3, JetsOnDemand, KinematicTree, LinkEnclosure, LinkJet};
 use crate::math::{Isometry3, Point3, Real, Triangle, Vector3};
+use crate::motion::Segment;
 use crate::motion_bounds::conservative_advancement::{Advancement, BoundingBall, advance, advance_from_plane, motion_bound};
 use crate::motion_bounds::element_motion::{element_pose, element_relative_pose, element_world_pose, poses_at};
 use crate::motion_bounds::element_nodes::{Leaf, LeafShape, PRIMITIVE, leaf_shape, leaf_triangle, node_obb};
-use crate::motion_bounds::second_order::{ElementRates, MovingShape, gap_over};
+use crate::motion_bounds::second_order::{ElementRates, MovingShape, gap_over, support_value};
 use crate::motion_bounds::time_cells::{SolveRange, TimeCell};
 use crate::query::gjk::{self, SeparatingPlane};
 use crate::query::intersection::intersection_point;
@@ -246,7 +247,7 @@ impl<'w, 'c> Solver<'w, 'c> {
                         if outcome.distance_at_start > 0.0 {
                             let (hull_a, hull_b) = (ea.shape.convex_bound(), eb.shape.convex_bound());
                             let sides = [(hull_a.as_ref(), element_ball(ea)), (hull_b.as_ref(), element_ball(eb))];
-                            let cell = receding.get_or_insert_with(|| RecedingCell::new(self.world, self.range.segment(), l, r));
+                            let cell = receding.get_or_insert_with(|| RecedingCell::new(l, r));
                             let poses = start_poses.get_or_insert_with(|| poses_at(self.world, self.range.segment(), l));
                             if self.recedes(cell, poses, pair, &frame, sides, &outcome.normal, r - l) {
                                 continue;
@@ -300,7 +301,7 @@ impl<'w, 'c> Solver<'w, 'c> {
                         continue;
                     }
                     if outcome.distance_at_start > 0.0 {
-                        let cell = receding.get_or_insert_with(|| RecedingCell::new(self.world, self.range.segment(), l, r));
+                        let cell = receding.get_or_insert_with(|| RecedingCell::new(l, r));
                         let poses = start_poses.get_or_insert_with(|| poses_at(self.world, self.range.segment(), l));
                         if self.recedes(cell, poses, pair, &frame, sides, &outcome.normal, r - l) {
                             continue;
@@ -328,7 +329,7 @@ impl<'w, 'c> Solver<'w, 'c> {
                         continue;
                     }
                     if outcome.distance_at_start > 0.0 {
-                        let cell = receding.get_or_insert_with(|| RecedingCell::new(self.world, self.range.segment(), l, r));
+                        let cell = receding.get_or_insert_with(|| RecedingCell::new(l, r));
                         let poses = start_poses.get_or_insert_with(|| poses_at(self.world, self.range.segment(), l));
                         if self.recedes(cell, poses, pair, &frame, sides, &outcome.normal, r - l) {
                             continue;
@@ -388,11 +389,26 @@ impl<'w, 'c> Solver<'w, 'c> {
         width: Real,
     ) -> bool {
         let (ia, ib) = self.pairs[pair];
-        let [side_a, side_b] = sides;
-        let (Some(a), Some(b)) = (cell.side(self.world, poses, ia, side_a), cell.side(self.world, poses, ib, side_b)) else { return false };
-        // The gap from the moving side towards the fixed one, along the plane's normal.
-        let (fixed, moving) = if frame.moving_is_a { (b, a) } else { (a, b) };
-        let n = fixed.pose.rotation * normal;
+        let (world, segment) = (self.world, self.range.segment());
+        // Fixed, then moving: their element and side of the gap.
+        let ([fixed_e, moving_e], [fixed_side, moving_side]) = if frame.moving_is_a { ([ib, ia], [sides[1], sides[0]]) } else { ([ia, ib], sides) };
+        // The plane's normal in the world at the cell's start, from the moving side
+        // towards the fixed one.
+        let n = element_world_pose(&world.elements[fixed_e], poses).rotation * normal;
+        // The bound lies below the gap along it at the cell's end: where that is not
+        // positive (a pair closing in) there is no proof to look for.
+        let end = cell.end_poses(world, segment);
+        let extent = |e: usize, shape: &dyn SupportMap, w: &Vector3| {
+            let pose = element_world_pose(&world.elements[e], end);
+            support_value(shape, &pose.rotation.inverse_transform_vector(w)) + w.dot(&pose.translation.vector)
+        };
+        if -extent(fixed_e, fixed_side.0, &-n) - extent(moving_e, moving_side.0, &n) <= 0.0 {
+            return false;
+        }
+        let (Some(fixed), Some(moving)) = (cell.side(world, segment, poses, fixed_e, fixed_side), cell.side(world, segment, poses, moving_e, moving_side))
+        else {
+            return false;
+        };
         let proven = gap_over(&fixed, &moving, &n, 0.0, width) > rounding(&fixed, &moving);
         self.stats.receding_proofs += usize::from(proven);
         proven
@@ -566,21 +582,30 @@ struct NewtonLinks {
     at_split: Vec<LinkEnclosure>,
 }
 
-/// What the receding test needs on one cell: the links' poses and rates over it, and
-/// each element's rates (computed when first asked for).
+/// What the receding test needs on one cell (local times `[l, r]`), each computed when
+/// first asked for: the links' poses at its end, their poses and rates over it, and
+/// each element's rates.
 struct RecedingCell {
-    jets: JetsOnDemand,
+    times: (Real, Real),
+    end_poses: Option<Vec<Isometry3>>,
+    jets: Option<JetsOnDemand>,
     rates: HashMap<usize, Option<ElementRates>>,
 }
 
 impl RecedingCell {
-    fn new(world: &CollisionWorld, segment: &crate::motion::Segment, l: Real, r: Real) -> Self {
-        Self { jets: JetsOnDemand::new(&world.robot, segment, l, r), rates: HashMap::new() }
+    fn new(l: Real, r: Real) -> Self {
+        Self { times: (l, r), end_poses: None, jets: None, rates: HashMap::new() }
+    }
+
+    /// The links' world poses at the cell's end.
+    fn end_poses(&mut self, world: &CollisionWorld, segment: &Segment) -> &[Isometry3] {
+        self.end_poses.get_or_insert_with(|| poses_at(world, segment, self.times.1))
     }
 
     /// The world pose rates of link element `e` over the cell, if finite.
-    fn rates(&mut self, world: &CollisionWorld, e: usize) -> Option<ElementRates> {
-        let jets = &mut self.jets;
+    fn rates(&mut self, world: &CollisionWorld, segment: &Segment, e: usize) -> Option<ElementRates> {
+        let (l, r) = self.times;
+        let jets = self.jets.get_or_insert_with(|| JetsOnDemand::new(&world.robot, segment, l, r));
         *self.rates.entry(e).or_insert_with(|| {
             let element = &world.elements[e];
             let Body::Link(link) = element.body else { return None };
@@ -593,13 +618,14 @@ impl RecedingCell {
     fn side<'s>(
         &mut self,
         world: &CollisionWorld,
+        segment: &Segment,
         poses: &[Isometry3],
         e: usize,
         (shape, ball): (&'s dyn SupportMap, BoundingBall),
     ) -> Option<MovingShape<'s>> {
         let element = &world.elements[e];
         let rates = match element.body {
-            Body::Link(_) => Some(self.rates(world, e)?),
+            Body::Link(_) => Some(self.rates(world, segment, e)?),
             Body::Obstacle(_) => None,
         };
         Some(MovingShape { shape, ball, pose: element_world_pose(element, poses), rates })
