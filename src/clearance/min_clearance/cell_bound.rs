@@ -31,9 +31,9 @@ impl WarmProbe {
 
 /// A frame a motion bound can be taken in: the moving element's pose at the middle
 /// and over the cell in that frame, its ball, the frame's pose at the middle (world
-/// from frame), and the sign of the direction (of `n`, from b towards a) the element's
-/// points must move in to close the gap.
-pub(super) type Frame = (Isometry3, IntervalPose, BoundingBall, Isometry3, Real);
+/// from frame), the sign of the direction (of `n`, from b towards a) the element's
+/// points must move in to close the gap, and which element moves.
+pub(super) type Frame = (Isometry3, IntervalPose, BoundingBall, Isometry3, Real, usize);
 
 /// How far the elements of a pair may move relative to each other over a cell.
 pub(super) struct Reach {
@@ -49,7 +49,7 @@ impl Reach {
     /// towards the other element.
     pub(super) fn along(&self, n: &Vector3) -> Real {
         let mut best = if self.frames.iter().any(Option::is_some) { Real::INFINITY } else { 0.0 };
-        for (start, over, ball, frame, sign) in self.frames.iter().flatten() {
+        for (start, over, ball, frame, sign, _) in self.frames.iter().flatten() {
             let local = frame.rotation.inverse_transform_vector(n) * *sign;
             let a = advance_along(start, over, ball, &local);
             if a.is_finite() {
@@ -58,6 +58,18 @@ impl Reach {
         }
         best
     }
+}
+
+/// The frame a pair's gaps are taken in to second order: a link against an obstacle in
+/// the world frame; two links in the frame of their lowest common ancestor link, where
+/// only the joints between them move them (a direction fixed in any frame gives a lower
+/// bound of the distance at each instant). The map from the world to it at the cell's
+/// middle, and per element of the pair its pose there and its rates over the cell
+/// (`None`: an obstacle's, fixed).
+pub(super) struct GapFrame {
+    pub(super) from_world: Isometry3,
+    pub(super) poses: [Isometry3; 2],
+    pub(super) rates: [Option<ElementRates>; 2],
 }
 
 /// What every pair measured over one cell shares.
@@ -161,11 +173,21 @@ impl ClearanceSearch<'_> {
 
     /// A lower bound of the gap along world `n` over local times `[lo, hi]`, to second
     /// order in the cell's length, from the poses at the middle and the links' rates
-    /// over the cell ([`gap_over`]). A link against an obstacle in the world frame; two
-    /// links in the frame of their lowest common ancestor link, where only the joints
-    /// between them move them (and `n` turns with that link: a direction fixed in any
-    /// frame gives a lower bound of the distance at each instant).
+    /// over the cell ([`gap_over`]), in the pair's [`GapFrame`].
     pub(super) fn second_order(&self, p: usize, segment: &Segment, lo: Real, hi: Real, data: &mut CellData, n: &Vector3) -> Real {
+        let Some(frame) = self.gap_frame(p, segment, lo, hi, data) else { return Real::NEG_INFINITY };
+        let (a, b) = self.pairs[p];
+        let (support_a, support_b) = (self.support(a), self.support(b));
+        let side_a = MovingShape { shape: &support_a, ball: self.balls[a], pose: frame.poses[0], rates: frame.rates[0] };
+        let side_b = MovingShape { shape: &support_b, ball: self.balls[b], pose: frame.poses[1], rates: frame.rates[1] };
+        let half = 0.5 * (hi - lo);
+        gap_over(&side_a, &side_b, &(frame.from_world.rotation * n), -half, half)
+    }
+
+    /// The frame pair `p`'s gaps are taken in to second order over a cell, with the
+    /// elements' poses at the middle and rates over the cell there; `None` where a
+    /// link's rates are not finite.
+    pub(super) fn gap_frame(&self, p: usize, segment: &Segment, lo: Real, hi: Real, data: &mut CellData) -> Option<GapFrame> {
         let world = self.world;
         let robot = &world.robot;
         let (a, b) = self.pairs[p];
@@ -182,15 +204,10 @@ impl ClearanceSearch<'_> {
                 Body::Obstacle(_) => Ok(None),
             }
         };
-        let (Ok(rates_a), Ok(rates_b)) = (rates(a), rates(b)) else { return Real::NEG_INFINITY };
-        let (support_a, support_b) = (self.support(a), self.support(b));
-        // The base's frame at the middle (the world's for an obstacle pair).
-        let from_base = data.poses[base].inverse();
-        let pose = |e: usize| from_base * world.element_pose(&world.elements[e], &data.poses);
-        let side_a = MovingShape { shape: &support_a, ball: self.balls[a], pose: pose(a), rates: rates_a };
-        let side_b = MovingShape { shape: &support_b, ball: self.balls[b], pose: pose(b), rates: rates_b };
-        let half = 0.5 * (hi - lo);
-        gap_over(&side_a, &side_b, &(from_base.rotation * n), -half, half)
+        let (Ok(rates_a), Ok(rates_b)) = (rates(a), rates(b)) else { return None };
+        let from_world = data.poses[base].inverse();
+        let pose = |e: usize| from_world * world.element_pose(&world.elements[e], &data.poses);
+        Some(GapFrame { from_world, poses: [pose(a), pose(b)], rates: [rates_a, rates_b] })
     }
 
     /// An upper bound of the pair's distance: from the vertex of a mesh nearest the
@@ -247,8 +264,8 @@ impl ClearanceSearch<'_> {
         match (ea.body, eb.body) {
             (Body::Link(_), Body::Link(_)) => {
                 // b in a's frame, and a in b's.
-                let b_in_a = (pose_a.inv_mul(&pose_b), element_relative_pose(&self.tree, ea, eb, links), self.balls[b], pose_a, 1.0);
-                let a_in_b = (pose_b.inv_mul(&pose_a), element_relative_pose(&self.tree, eb, ea, links), self.balls[a], pose_b, -1.0);
+                let b_in_a = (pose_a.inv_mul(&pose_b), element_relative_pose(&self.tree, ea, eb, links), self.balls[b], pose_a, 1.0, b);
+                let a_in_b = (pose_b.inv_mul(&pose_a), element_relative_pose(&self.tree, eb, ea, links), self.balls[a], pose_b, -1.0, a);
                 let any = motion_bound(&b_in_a.0, &b_in_a.1, &b_in_a.2).min(motion_bound(&a_in_b.0, &a_in_b.1, &a_in_b.2));
                 Reach { any, frames: [Some(b_in_a), Some(a_in_b)] }
             }
@@ -259,7 +276,7 @@ impl ClearanceSearch<'_> {
                     let over = element_pose(ea, links);
                     (over, motion_bound(&pose_a, &over, &self.balls[a]))
                 });
-                Reach { any, frames: [Some((pose_a, over, self.balls[a], Isometry3::identity(), -1.0)), None] }
+                Reach { any, frames: [Some((pose_a, over, self.balls[a], Isometry3::identity(), -1.0, a)), None] }
             }
             _ => unreachable!("pairs are (link, link) or (link, obstacle)"),
         }

@@ -29,7 +29,12 @@
 //!   cell times the spread of the pose rates over the cell (`link_jets`) on the
 //!   element's ball. Near a pair's closest approach the gap's rate vanishes and the
 //!   spread is itself proportional to the cell, so cells there stop being cut to
-//!   tolerance / speed.
+//!   tolerance / speed (`motion_bounds::second_order`; two links in the frame of their
+//!   lowest common ancestor link, where only the joints between them move them);
+//! - for a mesh against a convex shape, where the mesh's hull comes closer than the
+//!   mesh (so the bounds above, from the hull, cannot settle the cell), the same two
+//!   bounds node by node down the mesh's OBB tree, a node that settles the cell not
+//!   opened (`mesh_cell_bound`).
 //!
 //! Pairs with no relative motion over a segment (no moving joint between the two
 //! bodies) have `m = 0`: one measurement settles them.
@@ -46,6 +51,7 @@
 //! own accuracy), and the proven lower bound comes with it: the smallest bound of every
 //! cell set aside.
 mod cell_bound;
+mod mesh_cell_bound;
 mod search;
 mod together;
 
@@ -133,6 +139,10 @@ pub struct CellBounds {
     pub exact_along: Real,
     /// The same gap to second order.
     pub exact_second_order: Real,
+    /// A mesh against a convex shape, node by node of the mesh's tree (the
+    /// `mesh_cell_bound` module): the largest of its bounds asked to reach the exact
+    /// distance less 0.1 mm, 1 mm and 1 cm.
+    pub mesh_nodes: Real,
     /// Whether no joint between the pair's bodies moves over the segment.
     pub fixed: bool,
 }
@@ -247,6 +257,16 @@ impl<'w> ClearanceSearch<'w> {
         apart
     }
 
+    /// The mesh's node-by-node bound of pair `p` over local times `[lo, hi]` of segment
+    /// `k`, asked to reach `floor` (see the `mesh_cell_bound` module). For tests.
+    #[doc(hidden)]
+    pub fn mesh_nodes_bound(&self, motion: &JointMotion, p: usize, k: usize, lo: Real, hi: Real, floor: Real) -> Option<Real> {
+        let segment = &motion.segments[k];
+        let mut data = CellData::new(self.world, segment, 0.5 * (lo + hi));
+        let reach = self.reach(p, segment, lo, hi, &mut data);
+        self.mesh_cell_bound(p, segment, (lo, hi), &mut data, &reach, floor)
+    }
+
     /// Every part of the lower bound the search takes for pair `p` over local times
     /// `[lo, hi]` of segment `k`, each on its own. For tests.
     #[doc(hidden)]
@@ -269,6 +289,10 @@ impl<'w> ClearanceSearch<'w> {
         };
         let (hull_along, hull_second_order) = along(probe.normal);
         let (exact_along, exact_second_order) = along(direction(&exact));
+        let mesh_nodes = [1e-4, 1e-3, 1e-2]
+            .iter()
+            .filter_map(|below| if fixed { None } else { self.mesh_cell_bound(p, segment, (lo, hi), &mut data, &reach, exact.distance - below) })
+            .fold(Real::NEG_INFINITY, Real::max);
         CellBounds {
             boxes: boxes - reach.any - tiny,
             hull: probe.lower - reach.any - tiny,
@@ -277,6 +301,7 @@ impl<'w> ClearanceSearch<'w> {
             exact: exact.distance - reach.any - tiny,
             exact_along,
             exact_second_order,
+            mesh_nodes,
             fixed,
         }
     }

@@ -372,6 +372,13 @@ impl Search<'_, '_> {
                         bound = bound.max(finder.second_order(p, segment, cell.lo, cell.hi, data, &n) - tiny);
                     }
                 }
+                // A mesh whose hull comes closer than the mesh: node by node.
+                if bound < self.floor() && !cell.fixed {
+                    let floor = self.floor();
+                    if let Some(nodes) = finder.mesh_cell_bound(p, segment, (cell.lo, cell.hi), data, &reach, floor) {
+                        bound = bound.max(nodes);
+                    }
+                }
                 bound
             }
         }
