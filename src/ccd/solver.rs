@@ -25,7 +25,7 @@ use crate::motion::Segment;
 use crate::motion_bounds::conservative_advancement::{Advancement, BoundingBall, advance, advance_from_plane, motion_bound};
 use crate::motion_bounds::element_motion::{element_pose, element_relative_pose, element_world_pose, poses_at};
 use crate::motion_bounds::element_nodes::{Leaf, LeafShape, PRIMITIVE, leaf_shape, leaf_triangle, node_obb};
-use crate::motion_bounds::second_order::{ElementRates, MovingShape, gap_over, support_value};
+use crate::motion_bounds::second_order::{ElementRates, MovingShape, gap_over, gap_rounding, support_value};
 use crate::motion_bounds::time_cells::{SolveRange, TimeCell};
 use crate::query::gjk::{self, SeparatingPlane};
 use crate::query::intersection::intersection_point;
@@ -196,8 +196,8 @@ impl<'w, 'c> Solver<'w, 'c> {
         let mut start_poses: Option<Vec<Isometry3>> = None;
         // For the interval Newton step, on the cells that reach triangle equations.
         let mut newton_links: Option<NewtonLinks> = None;
-        // For the receding test (after an exit), on the cells that need it.
-        let mut receding: Option<RecedingCell> = None;
+        // For the receding test, on the cells that need it.
+        let mut receding = RecedingCell::new(l, r);
         while let Some(item) = queue.pop() {
             let pair = pair_of(&item) as usize;
             let (ea, eb) = (&self.world.elements[self.pairs[pair].0], &self.world.elements[self.pairs[pair].1]);
@@ -247,13 +247,9 @@ impl<'w, 'c> Solver<'w, 'c> {
                         if outcome.distance_at_start > 0.0 {
                             let (hull_a, hull_b) = (ea.shape.convex_bound(), eb.shape.convex_bound());
                             let sides = [(hull_a.as_ref(), element_ball(ea)), (hull_b.as_ref(), element_ball(eb))];
-                            let cell = receding.get_or_insert_with(|| RecedingCell::new(l, r));
-                            let poses = start_poses.get_or_insert_with(|| poses_at(self.world, self.range.segment(), l));
-                            if self.recedes(cell, poses, pair, &frame, sides, &outcome.normal, r - l) {
+                            if self.recedes(&mut receding, &mut start_poses, pair, &frame, sides, &outcome.normal) {
                                 continue;
                             }
-                        }
-                        if outcome.distance_at_start > 0.0 {
                             left.push(item);
                             right.push(item);
                             continue;
@@ -300,12 +296,8 @@ impl<'w, 'c> Solver<'w, 'c> {
                     if outcome.separated {
                         continue;
                     }
-                    if outcome.distance_at_start > 0.0 {
-                        let cell = receding.get_or_insert_with(|| RecedingCell::new(l, r));
-                        let poses = start_poses.get_or_insert_with(|| poses_at(self.world, self.range.segment(), l));
-                        if self.recedes(cell, poses, pair, &frame, sides, &outcome.normal, r - l) {
-                            continue;
-                        }
+                    if outcome.distance_at_start > 0.0 && self.recedes(&mut receding, &mut start_poses, pair, &frame, sides, &outcome.normal) {
+                        continue;
                     }
                     let newton =
                         newton_links.get_or_insert_with(|| NewtonLinks { jets: self.range.jets(l, r), at_split: self.range.enclosures(m, m, true, None) });
@@ -328,12 +320,8 @@ impl<'w, 'c> Solver<'w, 'c> {
                     if outcome.separated {
                         continue;
                     }
-                    if outcome.distance_at_start > 0.0 {
-                        let cell = receding.get_or_insert_with(|| RecedingCell::new(l, r));
-                        let poses = start_poses.get_or_insert_with(|| poses_at(self.world, self.range.segment(), l));
-                        if self.recedes(cell, poses, pair, &frame, sides, &outcome.normal, r - l) {
-                            continue;
-                        }
+                    if outcome.distance_at_start > 0.0 && self.recedes(&mut receding, &mut start_poses, pair, &frame, sides, &outcome.normal) {
+                        continue;
                     }
                     left.push(item);
                     right.push(item);
@@ -372,24 +360,25 @@ impl<'w, 'c> Solver<'w, 'c> {
         advance(&plane)
     }
 
-    /// The receding test of element pair `pair` over a cell of length `width` from its
-    /// start, where the pair's `sides` (shape and ball of element a, then b, in their
-    /// element frames) are apart along `normal` (the fixed side's frame, from the moving
-    /// side towards it): whether the gap along it, to second order from the cell's start
-    /// ([`gap_over`]), stays above rounding over the whole cell.
-    #[allow(clippy::too_many_arguments)]
+    /// The receding test of element pair `pair` over the cell, where the pair's `sides`
+    /// (shape and ball of element a, then b, in their element frames) are apart along
+    /// `normal` at its start (the fixed side's frame, from the moving side towards it):
+    /// whether the gap along it, to second order from the cell's start ([`gap_over`]),
+    /// stays above rounding over the whole cell. `start_poses`: the links' poses at the
+    /// cell's start, when made.
     fn recedes(
         &mut self,
         cell: &mut RecedingCell,
-        poses: &[Isometry3],
+        start_poses: &mut Option<Vec<Isometry3>>,
         pair: usize,
         frame: &AdvancementFrame,
         sides: [(&dyn SupportMap, BoundingBall); 2],
         normal: &Vector3,
-        width: Real,
     ) -> bool {
         let (ia, ib) = self.pairs[pair];
         let (world, segment) = (self.world, self.range.segment());
+        let (l, r) = cell.times;
+        let poses = start_poses.get_or_insert_with(|| poses_at(world, segment, l));
         // Fixed, then moving: their element and side of the gap.
         let ([fixed_e, moving_e], [fixed_side, moving_side]) = if frame.moving_is_a { ([ib, ia], [sides[1], sides[0]]) } else { ([ia, ib], sides) };
         // The plane's normal in the world at the cell's start, from the moving side
@@ -409,7 +398,7 @@ impl<'w, 'c> Solver<'w, 'c> {
         else {
             return false;
         };
-        let proven = gap_over(&fixed, &moving, &n, 0.0, width) > rounding(&fixed, &moving);
+        let proven = gap_over(&fixed, &moving, &n, 0.0, r - l) > gap_rounding(&fixed, &moving);
         self.stats.receding_proofs += usize::from(proven);
         proven
     }
@@ -630,13 +619,6 @@ impl RecedingCell {
         };
         Some(MovingShape { shape, ball, pose: element_world_pose(element, poses), rates })
     }
-}
-
-/// Covers the rounding of a gap computed in floating point at the scale of the two
-/// shapes' placement (as the clearance search's).
-fn rounding(a: &MovingShape, b: &MovingShape) -> Real {
-    let scale: Real = [a, b].iter().map(|s| s.pose.translation.vector.abs().sum() + s.ball.center.coords.abs().sum() + s.ball.radius).sum();
-    1e-12 * (1.0 + scale)
 }
 
 /// The frame of the advancement tests of a pair: the fixed side and the moving side.

@@ -82,6 +82,13 @@ pub fn gap_over(a: &MovingShape, b: &MovingShape, n: &Vector3, lo: Real, hi: Rea
     at(lo).min(at(hi))
 }
 
+/// Covers the rounding of a gap computed in floating point at the scale of the two
+/// shapes' placement (a relative 1e-12, as the clearance search's).
+pub fn gap_rounding(a: &MovingShape, b: &MovingShape) -> Real {
+    let scale: Real = [a, b].iter().map(|s| s.pose.translation.vector.abs().sum() + s.ball.center.coords.abs().sum() + s.ball.radius).sum();
+    1e-12 * (1.0 + scale)
+}
+
 /// The spread: the largest `|w · ((Ṙ - M) x + Ṫ - V)|` over the rates and the ball's
 /// points, `|w · ((Ṙ - M) c + Ṫ - V)| + r |(Ṙ - M)ᵀ w|`, rounded outwards.
 fn spread(rates: &ElementRates, m: &Matrix3, v: &Vector3, ball: &BoundingBall, w: &Vector3) -> Real {
