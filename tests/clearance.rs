@@ -191,9 +191,22 @@ fn every_part_of_a_cell_bound_lies_below_the_sampled_distances() {
                 if closest > 0.12 {
                     continue;
                 }
-                for depth in [0, 1, 2, 3, 5, 8] {
+                // The cell holding the closest approach at each depth, and its neighbour
+                // (where the distance runs one way across the cell).
+                let around = [0, 1, 2, 3, 5, 8].into_iter().flat_map(|depth| [(depth, 0.0), (depth, 1.0)]);
+                for (depth, side) in around {
                     let cells = (1u32 << depth) as f64;
-                    let i = ((at / duration) * cells).floor().min(cells - 1.0);
+                    let holding = ((at / duration) * cells).floor().min(cells - 1.0);
+                    let i = if side == 0.0 {
+                        holding
+                    } else if holding + 1.0 < cells {
+                        holding + 1.0
+                    } else {
+                        holding - 1.0
+                    };
+                    if i < 0.0 {
+                        continue;
+                    }
                     let (lo, hi) = (duration * i / cells, duration * (i + 1.0) / cells);
                     let sampled = (0..=48).map(|j| distance_at(&input, &motion, pair, k, lo + (hi - lo) * j as f64 / 48.0)).fold(f64::INFINITY, f64::min);
                     let b = search.cell_bounds(&motion, p, k, lo, hi);
@@ -214,15 +227,18 @@ fn every_part_of_a_cell_bound_lies_below_the_sampled_distances() {
                         );
                     }
                     // The mesh's nodes asked to come within a hair of the sampled minimum:
-                    // what they claim must still lie below it.
-                    for below in [1e-6, 1e-5, 1e-4] {
-                        if let Some(nodes) = search.mesh_nodes_bound(&motion, p, k, lo, hi, sampled - below) {
+                    // what they claim must still lie below it; asked to reach past it, they
+                    // must not claim to.
+                    for hair in [1e-6, 1e-5, 1e-4] {
+                        if let Some(nodes) = search.mesh_nodes_bound(&motion, p, k, lo, hi, sampled - hair) {
                             assert!(
                                 nodes <= sampled + 1e-12,
                                 "pair {pair:?}, cell [{lo}, {hi}]: the mesh's nodes claim {nodes} above the sampled minimum {sampled}"
                             );
                             near_minimum += 1;
                         }
+                        let past = search.mesh_nodes_bound(&motion, p, k, lo, hi, sampled + hair);
+                        assert!(past.is_none(), "pair {pair:?}, cell [{lo}, {hi}]: the mesh's nodes claim {past:?}, past the sampled minimum {sampled}");
                     }
                     checked += 1;
                     let best = parts.iter().map(|x| x.1).fold(f64::NEG_INFINITY, f64::max);
