@@ -47,7 +47,7 @@ impl Obb {
     }
 
     /// Whether this box and `other`, given in the same frame, overlap. Closed boxes; errs
-    /// only towards "overlap" (by [`PARALLEL_EPSILON`] and a relative 1e-12).
+    /// only towards "overlap" (by `PARALLEL_EPSILON` and a relative 1e-12).
     pub fn intersects_placed(&self, other: &Obb) -> bool {
         // Rotation and translation of `other` in the coordinates of this box's axes.
         let r = self.axes.tr_mul(&other.axes);

@@ -72,7 +72,7 @@ pub fn run_pipeline(world: &CollisionWorld, motion: &JointMotion, options: &Pipe
 /// Every contact event (not `first_only`) with more than one rayon thread: each segment
 /// on its own, side by side, from the contacts under way at its first waypoint; then
 /// an event a segment finds under way at its start, which an earlier one found, is that
-/// one ([`merge_segment_events`]). The events are those of the segments in turn, where
+/// one (`merge_segment_events`). The events are those of the segments in turn, where
 /// a pair in contact at a segment's start is solved from its exit on.
 pub fn run_pipeline_except(world: &CollisionWorld, motion: &JointMotion, options: &PipelineOptions, apart: &[(usize, usize)]) -> PipelineResult {
     let count = motion.segments.len();

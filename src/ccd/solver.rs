@@ -76,7 +76,7 @@ const MAP_DESCEND_RATIO: Real = 0.2;
 const BISECTION_WIDTH: Real = 1e-12;
 
 /// Whether a bisection of `[lo, hi]` for a time of contact or separation is done: at
-/// [`BISECTION_WIDTH`], or where the middle `mid` is no longer strictly inside.
+/// `BISECTION_WIDTH`, or where the middle `mid` is no longer strictly inside.
 pub fn bisection_done(lo: Real, mid: Real, hi: Real) -> bool {
     mid <= lo || mid >= hi || hi - lo <= BISECTION_WIDTH * (1.0 + hi.abs())
 }

@@ -110,7 +110,7 @@ fn element_pairs(world: &CollisionWorld, a: Body, b: Body) -> impl Iterator<Item
 
 /// The largest depth of bodies `a` and `b` over times `[from, to]`, and when. Each
 /// element pair on its own (the bodies' depth is their maximum, which may peak more than
-/// once): dense samples, then the deepest [`REFINED_PEAKS`] local peaks of the samples
+/// once): dense samples, then the deepest `REFINED_PEAKS` local peaks of the samples
 /// refined (a plateau counts once, at its start: the depth in a voxel map, the largest
 /// over the cubes a link touches, is flat or rippled over long stretches).
 pub fn max_depth_over(world: &CollisionWorld, motion: &JointMotion, a: Body, b: Body, from: Real, to: Real) -> (Real, Real) {

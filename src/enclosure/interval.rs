@@ -242,7 +242,7 @@ impl Interval {
     }
 
     /// `{cos x : x in self}`, enclosed: libm values at both ends, widened by
-    /// [`LIBM_TRIG_ERROR`] and one step, hull with ±1 when an extremum may lie in the
+    /// `LIBM_TRIG_ERROR` and one step, hull with ±1 when an extremum may lie in the
     /// interval (decided with a margin of several ulps), clamped to `[-1, 1]`. Width >= 2π
     /// or non-finite bounds give `[-1, 1]`.
     pub fn cos(self) -> Self {

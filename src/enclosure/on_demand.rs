@@ -71,7 +71,7 @@ impl EnclosuresOnDemand {
 }
 
 /// Every link's jet (pose and pose rate) over local times `[s0, s1]` of a segment, each
-/// computed when [`Self::ensure`] first asks for it.
+/// computed when [`Self::get`] first asks for it.
 pub struct JetsOnDemand {
     values: Vec<Interval>,
     rates: Vec<Interval>,

@@ -45,7 +45,7 @@ impl PrimitiveKind {
     }
 }
 
-/// The primitive `kind` with its dimensions: box [x, y, z]; sphere [radius]; cylinder
+/// The primitive `kind` with its dimensions: box `[x, y, z]`; sphere `[radius]`; cylinder
 /// and cone [height, radius], axis along z. `Err` for wrong dimensions.
 pub fn solid_primitive(kind: PrimitiveKind, dimensions: &[Real]) -> Result<Shape, PrimitiveError> {
     let count = kind.dimension_count();

@@ -242,7 +242,7 @@ impl<'w> ClearanceSearch<'w> {
     /// The checked pairs (sorted) proven at least `threshold` apart over the whole
     /// motion. The same proven cell bounds as [`Self::min_clearance`], but a cell settles
     /// as soon as its bound reaches `threshold`, and a pair whose cells are still below
-    /// it at [`APART_MIN_CELL`] of their segment is left out: far less work than the
+    /// it at `APART_MIN_CELL` of their segment is left out: far less work than the
     /// clearance to its tolerance, for the pairs the certifier need not subdivide. The
     /// search stops at the first pair it finds closer than `threshold` (a contact is
     /// likely, for the pipeline to find): the pairs not settled by then are left out.

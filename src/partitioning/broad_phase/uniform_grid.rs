@@ -35,7 +35,7 @@ pub struct UniformGrid {
 impl UniformGrid {
     /// Sizes the grid from the boxes' statistics: per axis, the cell size is the mean
     /// extent of the finite non-empty boxes, enlarged if needed so that their union spans
-    /// at most [`MAX_CELLS_PER_AXIS`] cells. Zero-size scenes get a single cell per axis.
+    /// at most `MAX_CELLS_PER_AXIS` cells. Zero-size scenes get a single cell per axis.
     pub fn new(aabbs: &[Aabb]) -> Self {
         let mut lo = [Real::INFINITY; 3];
         let mut hi = [Real::NEG_INFINITY; 3];

@@ -63,7 +63,7 @@ impl<'a> Part<'a> {
 const SLACK: Real = 1e-9;
 
 /// An upper bound of the translational depth of `a` and `b`: the least overlap of their
-/// projections over the separating-axis test's axes, raised by [`SLACK`]. Negative when
+/// projections over the separating-axis test's axes, raised by `SLACK`. Negative when
 /// an axis separates them.
 pub fn overlap_bound(a: &Part, b: &Part) -> Real {
     let (faces_a, edges_a) = a.faces_and_edges();

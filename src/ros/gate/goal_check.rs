@@ -85,7 +85,7 @@ const START_APPROACH: f64 = 1e-3;
 
 /// The motion the controller will run for `trajectory`, as a trajectory from `current`
 /// (the latest measured values of its joints): the current state first, then the goal's
-/// points, delayed by [`START_APPROACH`] when the first one is at time 0. Velocities and
+/// points, delayed by `START_APPROACH` when the first one is at time 0. Velocities and
 /// accelerations of the added point are zero when the goal has them (the robot at rest;
 /// the segment interpolates as the goal's do). Returns the delay too.
 pub fn controller_motion(trajectory: &Trajectory, current: &[f64]) -> (Trajectory, f64) {

@@ -9,8 +9,8 @@ pub struct SolidPrimitive {
     /// `BOX`, `SPHERE`, `CYLINDER`, `CONE` or `PRISM`.
     #[serde(rename = "type")]
     pub kind: u8,
-    /// At most 3 (`float64[<=3]`): box [x, y, z]; sphere [radius]; cylinder and cone
-    /// [height, radius]; prism [height].
+    /// At most 3 (`float64[<=3]`): box `[x, y, z]`; sphere `[radius]`; cylinder and cone
+    /// `[height, radius]`; prism `[height]`.
     pub dimensions: Vec<f64>,
     /// The prism's cross-section.
     pub polygon: Polygon,
