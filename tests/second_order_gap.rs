@@ -14,7 +14,7 @@ use ccd_guard::math::{Isometry3, Real, Vector3};
 use ccd_guard::motion::Segment;
 use ccd_guard::motion_bounds::conservative_advancement::BoundingBall;
 use ccd_guard::motion_bounds::element_motion::{element_world_pose, poses_at};
-use ccd_guard::motion_bounds::second_order::{ElementRates, MovingShape, gap_over, support_value};
+use ccd_guard::motion_bounds::second_order::{ElementRates, MovingShape, extent_along, gap_over};
 use ccd_guard::query::gjk;
 use ccd_guard::shape::SupportMap;
 
@@ -26,10 +26,7 @@ fn ball(world: &CollisionWorld, e: usize) -> BoundingBall {
 /// The gap along world `n` (from b towards a) of the two elements' hulls at local time `s`.
 fn gap_at(world: &CollisionWorld, segment: &Segment, (a, b): (usize, usize), hulls: [&dyn SupportMap; 2], n: &Vector3, s: Real) -> Real {
     let poses = poses_at(world, segment, s);
-    let extent = |e: usize, hull: &dyn SupportMap, w: &Vector3| {
-        let pose = element_world_pose(&world.elements[e], &poses);
-        support_value(hull, &pose.rotation.inverse_transform_vector(w)) + w.dot(&pose.translation.vector)
-    };
+    let extent = |e: usize, hull: &dyn SupportMap, w: &Vector3| extent_along(hull, &element_world_pose(&world.elements[e], &poses), w);
     -extent(a, hulls[0], &-n) - extent(b, hulls[1], n)
 }
 

@@ -25,7 +25,7 @@ use crate::motion::Segment;
 use crate::motion_bounds::conservative_advancement::{Advancement, BoundingBall, advance, advance_from_plane, motion_bound};
 use crate::motion_bounds::element_motion::{element_pose, element_relative_pose, element_world_pose, poses_at};
 use crate::motion_bounds::element_nodes::{Leaf, LeafShape, PRIMITIVE, leaf_shape, leaf_triangle, node_obb};
-use crate::motion_bounds::second_order::{ElementRates, MovingShape, gap_over, gap_rounding, support_value};
+use crate::motion_bounds::second_order::{ElementRates, MovingShape, extent_along, gap_over, gap_rounding};
 use crate::motion_bounds::time_cells::{SolveRange, TimeCell};
 use crate::query::gjk::{self, SeparatingPlane};
 use crate::query::intersection::intersection_point;
@@ -387,10 +387,7 @@ impl<'w, 'c> Solver<'w, 'c> {
         // The bound lies below the gap along it at the cell's end: where that is not
         // positive (a pair closing in) there is no proof to look for.
         let end = cell.end_poses(world, segment);
-        let extent = |e: usize, shape: &dyn SupportMap, w: &Vector3| {
-            let pose = element_world_pose(&world.elements[e], end);
-            support_value(shape, &pose.rotation.inverse_transform_vector(w)) + w.dot(&pose.translation.vector)
-        };
+        let extent = |e: usize, shape: &dyn SupportMap, w: &Vector3| extent_along(shape, &element_world_pose(&world.elements[e], end), w);
         if -extent(fixed_e, fixed_side.0, &-n) - extent(moving_e, moving_side.0, &n) <= 0.0 {
             return false;
         }

@@ -111,6 +111,12 @@ fn spread(rates: &ElementRates, m: &Matrix3, v: &Vector3, ball: &BoundingBall, w
     (centre.mag() + ball.radius * rotation_sq.sqrt()) * (1.0 + 1e-12)
 }
 
+/// The largest `w · x` over the points `x` of a shape (given in its own frame) placed
+/// by `pose`: its extent along world `w`.
+pub fn extent_along(shape: &dyn SupportMap, pose: &Isometry3, w: &Vector3) -> Real {
+    support_value(shape, &pose.rotation.inverse_transform_vector(w)) + w.dot(&pose.translation.vector)
+}
+
 /// The support function: the largest `u · x` over the shape's points.
 pub fn support_value(shape: &dyn SupportMap, u: &Vector3) -> Real {
     shape.support(u).coords.dot(u)

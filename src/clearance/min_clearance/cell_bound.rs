@@ -167,8 +167,7 @@ impl ClearanceSearch<'_> {
 
     /// The largest `w · x` over the points `x` of element `e` placed by `pose`.
     pub(super) fn extent(&self, e: usize, pose: &Isometry3, w: &Vector3) -> Real {
-        let local = pose.rotation.inverse_transform_vector(w);
-        support_value(&self.support(e), &local) + w.dot(&pose.translation.vector)
+        extent_along(&self.support(e), pose, w)
     }
 
     /// A lower bound of the gap along world `n` over local times `[lo, hi]`, to second

@@ -62,7 +62,7 @@ use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::motion::{JointMotion, Segment};
 use crate::motion_bounds::conservative_advancement::{BoundingBall, advance_along, motion_bound};
 use crate::motion_bounds::element_motion::{element_pose, element_relative_pose, poses_at};
-use crate::motion_bounds::second_order::{ElementRates, MovingShape, gap_over, support_value};
+use crate::motion_bounds::second_order::{ElementRates, MovingShape, extent_along, gap_over};
 use crate::query::closest_features::{WarmStart, closest_features_cached};
 use crate::query::gjk;
 use crate::robot::JointKind;
