@@ -49,6 +49,15 @@ impl Obb {
     /// Whether this box and `other`, given in the same frame, overlap. Closed boxes; errs
     /// only towards "overlap" (by `PARALLEL_EPSILON` and a relative 1e-12).
     pub fn intersects_placed(&self, other: &Obb) -> bool {
+        self.face_overlap_placed(other).is_some()
+    }
+
+    /// With `other` given in the same frame: `None` where one of the fifteen separating
+    /// axes shows the boxes apart (as [`Self::intersects_placed`]); else the smallest
+    /// overlap of their projections on the six face axes, an upper bound of their
+    /// translational depth (a translation along an axis by the projections' overlap
+    /// separates them), and so of the depth of anything inside them. Errs only upwards.
+    pub fn face_overlap_placed(&self, other: &Obb) -> Option<Real> {
         // Rotation and translation of `other` in the coordinates of this box's axes.
         let r = self.axes.tr_mul(&other.axes);
         let t = self.axes.tr_mul(&(other.center - self.center));
@@ -56,19 +65,24 @@ impl Obb {
         let a = &self.half_extents;
         let b = &other.half_extents;
         let slack = 1e-12 * (1.0 + t.amax() + a.amax() + b.amax());
+        let mut overlap = Real::INFINITY;
 
         for i in 0..3 {
             let rb = b.dot(&abs_r.row(i).transpose());
-            if t[i].abs() > a[i] + rb + slack {
-                return false;
+            let gap = t[i].abs() - (a[i] + rb + slack);
+            if gap > 0.0 {
+                return None;
             }
+            overlap = overlap.min(-gap);
         }
         for j in 0..3 {
             let ra = a.dot(&abs_r.column(j));
             let proj = t.dot(&r.column(j));
-            if proj.abs() > ra + b[j] + slack {
-                return false;
+            let gap = proj.abs() - (ra + b[j] + slack);
+            if gap > 0.0 {
+                return None;
             }
+            overlap = overlap.min(-gap);
         }
         for i in 0..3 {
             let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
@@ -78,11 +92,11 @@ impl Obb {
                 let rb = b[j1] * abs_r[(i, j2)] + b[j2] * abs_r[(i, j1)];
                 let proj = t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)];
                 if proj.abs() > ra + rb + slack {
-                    return false;
+                    return None;
                 }
             }
         }
-        true
+        Some(overlap * (1.0 + 1e-12))
     }
 
     /// The box's own frame: its centre and axes as a rigid pose.

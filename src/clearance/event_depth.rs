@@ -14,7 +14,7 @@ use crate::math::Real;
 use crate::math::Vector3;
 use crate::motion::JointMotion;
 use crate::query::penetration::voxel_map_depth::{DepthCandidates, voxel_map_penetration, voxel_map_penetration_cached};
-use crate::query::penetration::{DepthFeatures, Penetration, deepest_features, features_penetration, penetration_depth, shape_penetration};
+use crate::query::penetration::{DepthFeatures, Penetration, deepest_features_seeded, features_penetration, penetration_depth, shape_penetration};
 use crate::shape::Shape;
 use std::cell::RefCell;
 
@@ -79,13 +79,15 @@ pub fn contact_normal(world: &CollisionWorld, motion: &JointMotion, link: Body, 
 
 /// The depth of one element pair at `time` (0 when apart), and the triangles it comes
 /// from (`None` against a voxel map, whose (cube, triangle) candidates of earlier
-/// instants are reused while they hold).
+/// instants are reused while they hold). `seed`: the features deepest at a nearby
+/// instant, which spare the walk the boxes that cannot be deeper (the same depth).
 fn pair_depth_at(
     world: &CollisionWorld,
     motion: &JointMotion,
     (a, b): (usize, usize),
     time: Real,
     cache: &RefCell<Option<DepthCandidates>>,
+    seed: Option<DepthFeatures>,
 ) -> (Real, Option<DepthFeatures>) {
     let poses = world.robot.link_poses(&motion.positions_at(time));
     let (ea, eb) = (&world.elements[a], &world.elements[b]);
@@ -95,7 +97,7 @@ fn pair_depth_at(
     match (&ea.shape, &eb.shape) {
         (Shape::VoxelMap(m), other) => (depth(voxel_map_penetration_cached(m, &pa, other, &pb, true, cache)), None),
         (other, Shape::VoxelMap(m)) => (depth(voxel_map_penetration_cached(m, &pb, other, &pa, false, cache)), None),
-        _ => match deepest_features(&ea.shape, &pa, &eb.shape, &pb) {
+        _ => match deepest_features_seeded(&ea.shape, &pa, &eb.shape, &pb, seed) {
             Some((p, features)) => (p.depth, Some(features)),
             None => (0.0, None),
         },
@@ -117,7 +119,7 @@ pub fn max_depth_over(world: &CollisionWorld, motion: &JointMotion, a: Body, b: 
     let mut best = (0.0, from);
     for pair in element_pairs(world, a, b) {
         let cache = RefCell::new(None);
-        let depth = |t: Real| pair_depth_at(world, motion, pair, t, &cache);
+        let depth = |t: Real, seed: Option<DepthFeatures>| pair_depth_at(world, motion, pair, t, &cache, seed);
         let times: Vec<Real> = (0..=SAMPLES).map(|i| from + (to - from) * i as Real / SAMPLES as Real).collect();
         let samples = dense_samples(world, motion, pair, &times, &depth);
         let depths: Vec<Real> = samples.iter().map(|s| s.0).collect();
@@ -129,7 +131,7 @@ pub fn max_depth_over(world: &CollisionWorld, motion: &JointMotion, a: Body, b: 
             let found = match samples[k].1 {
                 // The deepest triangles' depth, then the whole depth where it peaks.
                 Some(features) if features != CONVEX => refine_on_features(world, motion, pair, &depth, lo, hi, (depths[k], times[k]), features),
-                _ => refine_peak(&|t| depth(t).0, lo, hi, (depths[k], times[k])),
+                _ => refine_peak(&|t| depth(t, None).0, lo, hi, (depths[k], times[k])),
             };
             if found.0 > best.0 {
                 best = found;
@@ -152,13 +154,13 @@ fn dense_samples(
     motion: &JointMotion,
     pair: (usize, usize),
     times: &[Real],
-    depth: &impl Fn(Real) -> (Real, Option<DepthFeatures>),
+    depth: &impl Fn(Real, Option<DepthFeatures>) -> (Real, Option<DepthFeatures>),
 ) -> Vec<(Real, Option<DepthFeatures>)> {
     let (ea, eb) = (&world.elements[pair.0], &world.elements[pair.1]);
     let mesh = matches!(ea.shape, Shape::TriMesh(_)) || matches!(eb.shape, Shape::TriMesh(_));
     let map = matches!(ea.shape, Shape::VoxelMap(_)) || matches!(eb.shape, Shape::VoxelMap(_));
     if !mesh || map {
-        return times.iter().map(|&t| depth(t)).collect();
+        return times.iter().map(|&t| depth(t, None)).collect();
     }
     let (hull_a, hull_b) = (ea.shape.convex_bound(), eb.shape.convex_bound());
     let hulls_depth_bound = |t: Real| {
@@ -179,7 +181,9 @@ fn dense_samples(
         if bound <= deepest {
             break;
         }
-        samples[k] = depth(times[k]);
+        // Seeded with the features of the nearest sample measured.
+        let nearest = (1..times.len()).flat_map(|d| [k.checked_sub(d), Some(k + d)]).flatten().find_map(|i| samples.get(i).and_then(|s| s.1));
+        samples[k] = depth(times[k], nearest);
         deepest = deepest.max(samples[k].0);
     }
     samples
@@ -194,7 +198,7 @@ fn refine_on_features(
     world: &CollisionWorld,
     motion: &JointMotion,
     pair: (usize, usize),
-    depth: &impl Fn(Real) -> (Real, Option<DepthFeatures>),
+    depth: &impl Fn(Real, Option<DepthFeatures>) -> (Real, Option<DepthFeatures>),
     lo: Real,
     hi: Real,
     start: (Real, Real),
@@ -211,7 +215,7 @@ fn refine_on_features(
         if t == best.1 {
             break;
         }
-        let (whole, deepest) = depth(t);
+        let (whole, deepest) = depth(t, Some(features));
         if whole <= best.0 {
             break;
         }

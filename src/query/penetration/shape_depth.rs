@@ -36,37 +36,56 @@ pub struct DepthFeatures {
 /// [`face_overlap_bound`]s and measured while one can beat the deepest found; the
 /// [`overlap_bound`] of one that can decides whether it goes to EPA.
 pub fn deepest_features(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3) -> Option<(Penetration, DepthFeatures)> {
+    deepest_features_seeded(a, pose_a, b, pose_b, None)
+}
+
+/// [`deepest_features`], where `seed` names features that may be the deepest (those
+/// deepest at a nearby instant): measured first, their depth is where the trees' walk
+/// starts, and it skips the boxes whose overlap on their face axes cannot beat it
+/// ([`Obb::face_overlap_placed`]). The same depth as without a seed.
+pub fn deepest_features_seeded(
+    a: &Shape,
+    pose_a: &Isometry3,
+    b: &Shape,
+    pose_b: &Isometry3,
+    seed: Option<DepthFeatures>,
+) -> Option<(Penetration, DepthFeatures)> {
     let features = |a, b| DepthFeatures { a, b };
+    // The seed's depth (where it is one), with the features it names.
+    let seeded = || seed.and_then(|f| Some((features_penetration(a, pose_a, b, pose_b, f).filter(|p| p.depth > 0.0)?, f)));
     match (a, b) {
         (Shape::VoxelMap(_), _) | (_, Shape::VoxelMap(_)) => None,
         (Shape::TriMesh(ma), Shape::TriMesh(mb)) => {
-            let pairs = triangle_pairs_meeting(ma, pose_a, mb, pose_b);
+            let seeded = seeded().and_then(|(p, f)| Some((p, (f.a?, f.b?))));
+            let pairs = triangle_pairs_meeting(ma, pose_a, mb, pose_b, seeded.map_or(0.0, |s| s.0.depth));
             // Each triangle placed in the world once, however many pairs it is in.
             let (placed_a, placed_b) =
                 (PlacedTriangles::new(ma, pose_a, pairs.iter().map(|p| p.0)), PlacedTriangles::new(mb, pose_b, pairs.iter().map(|p| p.1)));
             let candidates = pairs.into_iter().map(|(ta, tb)| (face_overlap_bound(placed_a.get(ta), placed_b.get(tb)), (ta, tb))).collect();
             let bound = |(ta, tb): (u32, u32)| overlap_bound(placed_a.get(ta), placed_b.get(tb));
             let depth = |(ta, tb): (u32, u32)| penetration_depth(&TriangleShape(&ma.triangle(ta)), pose_a, &TriangleShape(&mb.triangle(tb)), pose_b);
-            deepest_by_bound(candidates, bound, depth).map(|(p, (ta, tb))| (p, features(Some(ta), Some(tb))))
+            deepest_by_bound(candidates, bound, depth, seeded).map(|(p, (ta, tb))| (p, features(Some(ta), Some(tb))))
         }
         (Shape::TriMesh(m), convex) => {
             let (sb, part_b) = (convex.as_support_map()?, Part::convex(convex, pose_b)?);
-            let candidates = triangles_meeting(m, pose_a, &convex.local_obb(), pose_b)
+            let seeded = seeded().and_then(|(p, f)| Some((p, f.a?)));
+            let candidates = triangles_meeting(m, pose_a, &convex.local_obb(), pose_b, seeded.map_or(0.0, |s| s.0.depth))
                 .into_iter()
                 .map(|t| (face_overlap_bound(&placed_triangle(m, pose_a, t), &part_b), t))
                 .collect();
             let bound = |t: u32| overlap_bound(&placed_triangle(m, pose_a, t), &part_b);
-            deepest_by_bound(candidates, bound, |t| penetration_depth(&TriangleShape(&m.triangle(t)), pose_a, sb, pose_b))
+            deepest_by_bound(candidates, bound, |t| penetration_depth(&TriangleShape(&m.triangle(t)), pose_a, sb, pose_b), seeded)
                 .map(|(p, t)| (p, features(Some(t), None)))
         }
         (convex, Shape::TriMesh(m)) => {
             let (sa, part_a) = (convex.as_support_map()?, Part::convex(convex, pose_a)?);
-            let candidates = triangles_meeting(m, pose_b, &convex.local_obb(), pose_a)
+            let seeded = seeded().and_then(|(p, f)| Some((p, f.b?)));
+            let candidates = triangles_meeting(m, pose_b, &convex.local_obb(), pose_a, seeded.map_or(0.0, |s| s.0.depth))
                 .into_iter()
                 .map(|t| (face_overlap_bound(&part_a, &placed_triangle(m, pose_b, t)), t))
                 .collect();
             let bound = |t: u32| overlap_bound(&part_a, &placed_triangle(m, pose_b, t));
-            deepest_by_bound(candidates, bound, |t| penetration_depth(sa, pose_a, &TriangleShape(&m.triangle(t)), pose_b))
+            deepest_by_bound(candidates, bound, |t| penetration_depth(sa, pose_a, &TriangleShape(&m.triangle(t)), pose_b), seeded)
                 .map(|(p, t)| (p, features(None, Some(t))))
         }
         (ca, cb) => Some((penetration_depth(ca.as_support_map()?, pose_a, cb.as_support_map()?, pose_b)?, features(None, None))),
@@ -99,16 +118,18 @@ impl PlacedTriangles {
     }
 }
 
-/// The deepest of the candidates, each with a cheap upper bound of its depth and what
-/// names it: in the order of those bounds, while one is above the deepest found, a
-/// candidate whose tighter `bound` is above it too is measured by `depth`.
+/// The deepest of the candidates (and of `seed`, measured before), each with a cheap
+/// upper bound of its depth and what names it: in the order of those bounds, while one
+/// is above the deepest found, a candidate whose tighter `bound` is above it too is
+/// measured by `depth`.
 fn deepest_by_bound<T: Copy>(
     mut candidates: Vec<(Real, T)>,
     bound: impl Fn(T) -> Real,
     mut depth: impl FnMut(T) -> Option<Penetration>,
+    seed: Option<(Penetration, T)>,
 ) -> Option<(Penetration, T)> {
     candidates.sort_by(|x, y| y.0.total_cmp(&x.0));
-    let mut deepest: Option<(Penetration, T)> = None;
+    let mut deepest: Option<(Penetration, T)> = seed;
     let deepest_depth = |deepest: &Option<(Penetration, T)>| deepest.as_ref().map_or(0.0, |d| d.0.depth);
     for (cheap, item) in candidates {
         if cheap <= deepest_depth(&deepest) {
@@ -144,8 +165,9 @@ pub fn features_penetration(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &I
 }
 
 /// The mesh's triangles whose tree boxes meet `other` (a box in the frame that
-/// `pose_other` places).
-fn triangles_meeting(mesh: &TriMesh, pose: &Isometry3, other: &Obb, pose_other: &Isometry3) -> Vec<u32> {
+/// `pose_other` places) by more than `above` on their face axes (so that what they
+/// hold may be deeper than that).
+fn triangles_meeting(mesh: &TriMesh, pose: &Isometry3, other: &Obb, pose_other: &Isometry3, above: Real) -> Vec<u32> {
     let other_in_mesh = pose.inv_mul(pose_other);
     let other = other.placed_by(&other_in_mesh.rotation.to_rotation_matrix().into_inner(), &other_in_mesh.translation.vector);
     let nodes = mesh.obb_tree().nodes();
@@ -153,7 +175,7 @@ fn triangles_meeting(mesh: &TriMesh, pose: &Isometry3, other: &Obb, pose_other: 
     let mut stack = if nodes.is_empty() { Vec::new() } else { vec![0u32] };
     while let Some(i) = stack.pop() {
         let node = &nodes[i as usize];
-        if !node.obb.intersects_placed(&other) {
+        if node.obb.face_overlap_placed(&other).is_none_or(|overlap| overlap <= above) {
             continue;
         }
         match node.content {
@@ -164,9 +186,9 @@ fn triangles_meeting(mesh: &TriMesh, pose: &Isometry3, other: &Obb, pose_other: 
     found
 }
 
-/// The triangle pairs of two meshes whose tree boxes meet: both trees descended
-/// together, the larger box of a pair opened first.
-fn triangle_pairs_meeting(ma: &TriMesh, pose_a: &Isometry3, mb: &TriMesh, pose_b: &Isometry3) -> Vec<(u32, u32)> {
+/// The triangle pairs of two meshes whose tree boxes meet by more than `above` on their
+/// face axes: both trees descended together, the larger box of a pair opened first.
+fn triangle_pairs_meeting(ma: &TriMesh, pose_a: &Isometry3, mb: &TriMesh, pose_b: &Isometry3, above: Real) -> Vec<(u32, u32)> {
     let b_in_a = pose_a.inv_mul(pose_b);
     let (rotation, translation) = (b_in_a.rotation.to_rotation_matrix().into_inner(), b_in_a.translation.vector);
     let (nodes_a, nodes_b) = (ma.obb_tree().nodes(), mb.obb_tree().nodes());
@@ -174,7 +196,7 @@ fn triangle_pairs_meeting(ma: &TriMesh, pose_a: &Isometry3, mb: &TriMesh, pose_b
     let mut stack = if nodes_a.is_empty() || nodes_b.is_empty() { Vec::new() } else { vec![(0u32, 0u32)] };
     while let Some((i, j)) = stack.pop() {
         let (na, nb) = (&nodes_a[i as usize], &nodes_b[j as usize]);
-        if !na.obb.intersects_placed(&nb.obb.placed_by(&rotation, &translation)) {
+        if na.obb.face_overlap_placed(&nb.obb.placed_by(&rotation, &translation)).is_none_or(|overlap| overlap <= above) {
             continue;
         }
         match (na.content, nb.content) {
@@ -228,17 +250,17 @@ mod tests {
         Isometry3::from_parts(Translation3::from(v(reach)), UnitQuaternion::from_scaled_axis(v(6.0)))
     }
 
-    /// The largest EPA depth over every triangle (or triangle pair) that meets.
-    fn every_triangle(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3) -> Option<Real> {
-        let parts = |shape: &Shape| -> Vec<Option<Triangle>> {
+    /// The EPA depth of every triangle (or triangle pair) that meets, and what names it.
+    fn every_triangle(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3) -> Vec<(Real, DepthFeatures)> {
+        let parts = |shape: &Shape| -> Vec<(Option<u32>, Option<Triangle>)> {
             match shape {
-                Shape::TriMesh(m) => (0..m.triangle_indices().len() as u32).map(|t| Some(m.triangle(t))).collect(),
-                _ => vec![None],
+                Shape::TriMesh(m) => (0..m.triangle_indices().len() as u32).map(|t| (Some(t), Some(m.triangle(t)))).collect(),
+                _ => vec![(None, None)],
             }
         };
-        let mut deepest: Option<Real> = None;
-        for ta in parts(a) {
-            for tb in parts(b) {
+        let mut found = Vec::new();
+        for (ia, ta) in parts(a) {
+            for (ib, tb) in parts(b) {
                 let (wa, wb) = (ta.as_ref().map(TriangleShape), tb.as_ref().map(TriangleShape));
                 let sa: &dyn SupportMap = match &wa {
                     Some(w) => w,
@@ -249,20 +271,22 @@ mod tests {
                     None => b.as_support_map().unwrap(),
                 };
                 if let Some(p) = penetration_depth(sa, pose_a, sb, pose_b) {
-                    deepest = Some(deepest.map_or(p.depth, |d: Real| d.max(p.depth)));
+                    found.push((p.depth, DepthFeatures { a: ia, b: ib }));
                 }
             }
         }
-        deepest
+        found
     }
 
     /// Lumpy meshes against boxes, balls, cylinders and other lumpy meshes, overlapping
     /// from grazing to deep: the search, which skips what its bounds rule out, finds the
-    /// depth of EPA on every triangle (pair), and names a triangle (pair) that has it.
+    /// depth of EPA on every triangle (pair), and names a triangle (pair) that has it;
+    /// also seeded with a shallower triangle (pair), the middle one in depth, or the
+    /// shallowest, whose depth the trees' walk then skips boxes against.
     #[test]
     fn the_deepest_features_are_the_deepest_of_every_triangle() {
         let mut u = test_uniform(0x5eed_deeb);
-        let (mut compared, mut meshes_both) = (0, 0);
+        let (mut compared, mut meshes_both, mut seeded_shallower) = (0, 0, 0);
         for case in 0..240 {
             let mesh = Shape::TriMesh(Arc::new(lumpy_mesh(1 + case % 2, 0.1, &mut u)));
             let other = match case % 4 {
@@ -274,19 +298,34 @@ mod tests {
             let (pose_mesh, pose_other) = (pose(&mut u, 0.2), pose(&mut u, 0.2));
             for swapped in [false, true] {
                 let (a, pa, b, pb) = if swapped { (&other, &pose_other, &mesh, &pose_mesh) } else { (&mesh, &pose_mesh, &other, &pose_other) };
-                match (every_triangle(a, pa, b, pb), deepest_features(a, pa, b, pb)) {
-                    (None, None) => {}
-                    (Some(depth), Some((p, features))) => {
-                        assert!((p.depth - depth).abs() <= 1e-12 * (1.0 + depth), "case {case}: {} against {depth} on every triangle", p.depth);
-                        let named = features_penetration(a, pa, b, pb, features).map(|p| p.depth);
-                        assert_eq!(named, Some(p.depth), "case {case}: the named triangles");
-                        compared += 1;
-                        meshes_both += matches!(other, Shape::TriMesh(_)) as usize;
+                let mut every = every_triangle(a, pa, b, pb);
+                every.sort_by(|x, y| x.0.total_cmp(&y.0));
+                let deepest = every.last().map(|d| d.0);
+                let seeds = [None, every.get(every.len() / 2).map(|d| d.1), every.first().map(|d| d.1)];
+                for seed in seeds {
+                    match (deepest, deepest_features_seeded(a, pa, b, pb, seed)) {
+                        (None, None) => {}
+                        (Some(depth), Some((p, features))) => {
+                            assert!(
+                                (p.depth - depth).abs() <= 1e-12 * (1.0 + depth),
+                                "case {case}, seed {seed:?}: {} against {depth} on every triangle",
+                                p.depth
+                            );
+                            let named = features_penetration(a, pa, b, pb, features).map(|p| p.depth);
+                            assert_eq!(named, Some(p.depth), "case {case}: the named triangles");
+                            compared += 1;
+                            meshes_both += matches!(other, Shape::TriMesh(_)) as usize;
+                            let seed_depth = seed.and_then(|f| features_penetration(a, pa, b, pb, f)).map_or(0.0, |p| p.depth);
+                            seeded_shallower += (seed_depth > 0.0 && seed_depth < 0.9 * depth) as usize;
+                        }
+                        (expected, found) => panic!("case {case}, seed {seed:?}: {expected:?} on every triangle, {:?} found", found.map(|f| f.0.depth)),
                     }
-                    (expected, found) => panic!("case {case}: {expected:?} on every triangle, {:?} found", found.map(|f| f.0.depth)),
                 }
             }
         }
-        assert!(compared > 150 && meshes_both > 40, "{compared} depths compared, {meshes_both} mesh against mesh");
+        assert!(
+            compared > 450 && meshes_both > 120 && seeded_shallower > 100,
+            "{compared} depths compared, {meshes_both} mesh against mesh, {seeded_shallower} seeded with a shallower one"
+        );
     }
 }
