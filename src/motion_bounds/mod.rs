@@ -12,9 +12,12 @@
 //! - [`conservative_advancement`]: bounds on how far any point of a shape moves over an
 //!   interval, in every direction or along one, and the separation test built on them;
 //! - [`second_order`]: the gap of two shapes along a direction over a cell, to second
-//!   order in its length (the pose rates' spread).
+//!   order in its length (the pose rates' spread);
+//! - [`joint_levers`]: how far an element moves per unit of each joint variable, the
+//!   Lipschitz bound of a pair's distance in joint space.
 pub mod conservative_advancement;
 pub mod element_motion;
 pub mod element_nodes;
+pub mod joint_levers;
 pub mod second_order;
 pub mod time_cells;

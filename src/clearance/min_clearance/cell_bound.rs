@@ -246,6 +246,19 @@ impl ClearanceSearch<'_> {
         1e-12 * (1.0 + scale)
     }
 
+    /// At least [`Self::rounding`] of every pair, with the links at `poses`: twice the
+    /// largest element's scale.
+    pub(super) fn largest_rounding(&self, poses: &[Isometry3]) -> Real {
+        let world = self.world;
+        let largest = world
+            .elements
+            .iter()
+            .zip(&self.balls)
+            .map(|(e, ball)| world.element_pose(e, poses).translation.vector.abs().sum() + ball.center.coords.abs().sum() + ball.radius)
+            .fold(0.0, Real::max);
+        1e-12 * (1.0 + 2.0 * largest)
+    }
+
     /// How far the pair's elements move relative to each other over local times
     /// `[lo, hi]` of `segment`, from their poses at the middle.
     pub(super) fn reach(&self, p: usize, segment: &Segment, lo: Real, hi: Real, data: &mut CellData) -> Reach {

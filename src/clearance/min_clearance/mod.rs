@@ -62,6 +62,7 @@ use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::motion::{JointMotion, Segment};
 use crate::motion_bounds::conservative_advancement::{BoundingBall, advance_along, motion_bound};
 use crate::motion_bounds::element_motion::{element_pose, element_relative_pose, poses_at};
+use crate::motion_bounds::joint_levers::PairLevers;
 use crate::motion_bounds::second_order::{ElementRates, MovingShape, extent_along, gap_over};
 use crate::query::closest_features::{WarmStart, closest_features_cached};
 use crate::query::gjk;
@@ -160,6 +161,8 @@ pub struct ClearanceSearch<'w> {
     tree: KinematicTree,
     /// Per pair, the joints whose motion moves one body relative to the other.
     between: Vec<Vec<usize>>,
+    /// Per pair, how far its distance can change per unit of each joint variable.
+    levers: Vec<PairLevers>,
 }
 
 /// The motion's minimum clearance over every checked pair (see [`ClearanceSearch`] to
@@ -186,7 +189,7 @@ impl<'w> ClearanceSearch<'w> {
     /// The search over some of the checked element pairs (`(link element, other
     /// element)`, as [`checked_element_pairs`] lists them).
     pub fn with_pairs(world: &'w CollisionWorld, pairs: Vec<(usize, usize)>) -> Self {
-        let balls =
+        let balls: Vec<BoundingBall> =
             world.elements.iter().map(|e| BoundingBall { center: e.local_obb.center, radius: e.local_obb.half_extents.norm() * (1.0 + 1e-12) }).collect();
         let robot = &world.robot;
         // The joint that places each link, and the joints from a link up to the root.
@@ -215,8 +218,15 @@ impl<'w> ClearanceSearch<'w> {
                 ua.iter().filter(|j| !ub.contains(j)).chain(ub.iter().filter(|j| !ua.contains(j))).copied().collect()
             })
             .collect();
+        let levers = pairs
+            .iter()
+            .zip(&between)
+            .map(|(&(a, b), joints): (&(usize, usize), &Vec<usize>)| {
+                PairLevers::of_pair(robot, [(&world.elements[a], &balls[a]), (&world.elements[b], &balls[b])], joints)
+            })
+            .collect();
         let uses = (0..world.elements.len()).map(|_| AtomicUsize::new(0)).collect();
-        Self { world, pairs, hulls: ElementHulls::new(world), uses, balls, tree: KinematicTree::new(robot), between }
+        Self { world, pairs, hulls: ElementHulls::new(world), uses, balls, tree: KinematicTree::new(robot), between, levers }
     }
 
     /// The checked element pairs, in the order [`Self::cell_bounds`] numbers them.
@@ -255,6 +265,12 @@ impl<'w> ClearanceSearch<'w> {
         let mut apart: Vec<(usize, usize)> = self.pairs.iter().zip(bounds).filter(|(_, bound)| *bound >= threshold).map(|(pair, _)| *pair).collect();
         apart.sort_unstable();
         apart
+    }
+
+    /// Pair `p`'s joint levers (see `motion_bounds::joint_levers`). For tests.
+    #[doc(hidden)]
+    pub fn pair_levers(&self, p: usize) -> &PairLevers {
+        &self.levers[p]
     }
 
     /// The mesh's node-by-node bound of pair `p` over local times `[lo, hi]` of segment

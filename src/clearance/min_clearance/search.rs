@@ -8,8 +8,9 @@ use crate::clearance::world_distance::{PairDistance, body_pose, pair_distance};
 use crate::collision::Body;
 use crate::enclosure::link_enclosures;
 use crate::math::{Isometry3, Real};
-use crate::motion::JointMotion;
+use crate::motion::{JointMotion, Segment};
 use crate::motion_bounds::element_motion::poses_at;
+use crate::motion_bounds::joint_levers::joint_deviations;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -135,6 +136,31 @@ pub(super) struct Search<'s, 'w> {
     /// Per pair, the smallest bound of its cells set aside (settled, or left in the
     /// queue when the search stops).
     pair_bounds: Vec<Real>,
+    /// The waypoints measured first, in time order, with every pair's lower bound there.
+    anchors: Vec<Anchor>,
+}
+
+/// A waypoint the search measured first: the joint values there, and a proven lower
+/// bound of every pair's distance (the gap of the world boxes, raised by the hull or
+/// exact distance of the pairs measured). With the pairs' joint levers it bounds a
+/// segment's cells from below before any of them is measured.
+struct Anchor {
+    time: Real,
+    joints: Vec<Real>,
+    lower: Vec<Real>,
+}
+
+/// The anchors last before local times `[lo, hi]` of `segment` and first after them,
+/// with their joint variables' deviations over those times.
+fn anchors_around<'a>(anchors: &'a [Anchor], segment: &Segment, lo: Real, hi: Real) -> Vec<(&'a Anchor, Vec<Real>)> {
+    let before = anchors.partition_point(|a| a.time <= segment.start_time + lo);
+    let after = anchors.partition_point(|a| a.time < segment.start_time + hi);
+    [before.checked_sub(1), Some(after)]
+        .into_iter()
+        .flatten()
+        .filter_map(|i| anchors.get(i))
+        .map(|a| (a, joint_deviations(&a.joints, segment, lo, hi)))
+        .collect()
 }
 
 impl<'s, 'w> Search<'s, 'w> {
@@ -176,6 +202,7 @@ impl<'s, 'w> Search<'s, 'w> {
             evaluations: 0,
             exact_distances: 0,
             cells: 0,
+            anchors: Vec::new(),
         }
     }
 }
@@ -288,6 +315,12 @@ impl Search<'_, '_> {
                 let boxes: Vec<_> = world.elements.iter().map(|e| e.body_obb.transformed_aabb(&body_pose(e.body, &poses))).collect();
                 order.clear();
                 order.extend(pairs.iter().enumerate().map(|(p, &(a, b))| (boxes[a].distance(&boxes[b]), p)));
+                // Every pair's bound here, rounded down by the largest pair's rounding.
+                let tiny = finder.largest_rounding(&poses);
+                let mut lower: Vec<Real> = vec![0.0; pairs.len()];
+                for &(gap, p) in &order {
+                    lower[p] = gap - tiny;
+                }
                 order.sort_by(|x, y| x.0.total_cmp(&y.0));
                 bounded.clear();
                 for &(gap, p) in &order {
@@ -297,17 +330,24 @@ impl Search<'_, '_> {
                     self.evaluations += 1;
                     let probe = finder.probe(p, &poses, self.options.track_hulls, &mut self.warm_starts[p]);
                     self.take(&probe, p, &poses, k, s);
+                    lower[p] = lower[p].max(probe.lower - tiny);
                     if probe.exact.is_none() {
                         bounded.push((probe.lower, p));
                     }
                 }
-                for &(lower, p) in &bounded {
+                for &(probed, p) in &bounded {
                     // A hull that cannot settle the pair at this instant.
-                    if lower - finder.rounding(p, &poses) < self.floor() {
+                    if probed - finder.rounding(p, &poses) < self.floor() {
                         let cutoff = self.level();
-                        self.exact(p, &poses, cutoff, lower, k, s);
+                        if let Some(d) = self.exact(p, &poses, cutoff, probed, k, s) {
+                            lower[p] = lower[p].max(d.distance - tiny);
+                        }
                     }
                 }
+                // The joint values the poses were taken at.
+                let mut joints = vec![0.0; segment.coefficients.len()];
+                segment.positions_at(s, &mut joints);
+                self.anchors.push(Anchor { time: segment.start_time + s, joints, lower });
             }
         }
     }
@@ -401,6 +441,7 @@ impl Search<'_, '_> {
         for k in self.segments.clone() {
             let segment = &self.motion.segments[k];
             let moving = finder.moving_joints(segment);
+            let near = anchors_around(&self.anchors, segment, 0.0, segment.duration);
             link_enclosures(&world.robot, segment, 0.0, segment.duration, false, None, &mut links);
             let boxes: Vec<_> = world
                 .elements
@@ -410,18 +451,18 @@ impl Search<'_, '_> {
                     Body::Obstacle(_) => e.body_obb.transformed_aabb(&body_pose(e.body, &[])),
                 })
                 .collect();
+            let floor = self.floor();
             for (p, &(a, b)) in pairs.iter().enumerate() {
-                let gap = boxes[a].distance(&boxes[b]);
+                let mut bound = boxes[a].distance(&boxes[b]) * (1.0 - 1e-12);
+                // Where the boxes leave the cell to be measured: the measured waypoints
+                // less how far the joints' levers can take the pair from there.
+                for (anchor, deviations) in &near {
+                    if bound < floor && anchor.lower[p] >= floor {
+                        bound = bound.max(anchor.lower[p] - finder.levers[p].drop(deviations));
+                    }
+                }
                 let fixed = !finder.between[p].iter().any(|&j| moving[j]);
-                self.queue.push(Reverse(Cell {
-                    bound: gap * (1.0 - 1e-12),
-                    pair: p as u32,
-                    segment: k as u32,
-                    lo: 0.0,
-                    hi: segment.duration,
-                    evaluated: false,
-                    fixed,
-                }));
+                self.queue.push(Reverse(Cell { bound, pair: p as u32, segment: k as u32, lo: 0.0, hi: segment.duration, evaluated: false, fixed }));
             }
         }
     }
