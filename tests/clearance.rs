@@ -344,3 +344,94 @@ fn split_searches_stop_together_at_a_contact() {
         }
     }
 }
+
+/// A box of side `side` whose faces are grids of `n` x `n` squares, each inner grid
+/// point pushed out by up to `bulge`, as an ASCII STL.
+fn bulging_box_stl(side: f64, n: usize, bulge: f64) -> String {
+    let mut state = 0x9e3779b97f4a7c15u64;
+    let mut next = || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let h = side / 2.0;
+    let mut out = String::from("solid bulging\n");
+    // Each face: its normal axis and sign, and two in-face axes.
+    for (axis, sign) in [(0, 1.0), (0, -1.0), (1, 1.0), (1, -1.0), (2, 1.0), (2, -1.0)] {
+        let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
+        let grid: Vec<Vec<[f64; 3]>> = (0..=n)
+            .map(|i| {
+                (0..=n)
+                    .map(|j| {
+                        let inner = i > 0 && i < n && j > 0 && j < n;
+                        let mut p = [0.0; 3];
+                        p[axis] = sign * (h + if inner { bulge * next() } else { 0.0 });
+                        p[u] = -h + side * i as f64 / n as f64;
+                        p[v] = -h + side * j as f64 / n as f64;
+                        p
+                    })
+                    .collect()
+            })
+            .collect();
+        for i in 0..n {
+            for j in 0..n {
+                let (a, b, c, d) = (grid[i][j], grid[i + 1][j], grid[i + 1][j + 1], grid[i][j + 1]);
+                for t in [[a, b, c], [a, c, d]] {
+                    out += "facet normal 0 0 0\nouter loop\n";
+                    for p in t {
+                        out += &format!("vertex {} {} {}\n", p[0], p[1], p[2]);
+                    }
+                    out += "endloop\nendfacet\n";
+                }
+            }
+        }
+    }
+    out + "endsolid bulging\n"
+}
+
+/// The search bounds a mesh by its convex bound (the hull of its extreme vertices grown
+/// by a margin): along any direction it reaches past every vertex of the mesh, by no
+/// more than the margin. A box whose faces bulge by less than the reduction keeps (half
+/// a micrometre) has vertices outside the chosen ones' hull, inside the margin
+/// (dropping the margin, in the hull or in the search, makes them stick out).
+#[test]
+fn a_mesh_as_the_search_sees_it_holds_every_vertex() {
+    let dir = std::env::temp_dir().join(format!("ccd_guard_bulging_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let stl = dir.join("bulging.stl");
+    std::fs::write(&stl, bulging_box_stl(0.2, 12, 5e-7)).unwrap();
+    let resolver = ResourceResolver::embedded(FILES);
+    let text = |p: &str| resolver.read_text(Path::new(p)).unwrap();
+    let robot = urdf::parse_urdf(&text("demo/robot.urdf"), Path::new("demo/robot.urdf"), &resolver).unwrap();
+    let scene_text = format!("objects:\n  - id: bulging\n    type: mesh\n    mesh: {}\n    pose: {{position: [0.5, 0.5, 0.5]}}\n", stl.display());
+    let scene = parse_scene(&scene_text, &dir.join("scene.yaml"), &ResourceResolver::default()).unwrap();
+    let world = CollisionWorld::new(robot, scene, None);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let search = ClearanceSearch::new(&world);
+    let (e, element) = world.elements.iter().enumerate().find(|(_, e)| matches!(e.body, Body::Obstacle(_))).expect("the mesh");
+    let ccd_guard::shape::Shape::TriMesh(mesh) = &element.shape else { panic!("a mesh") };
+    let mut state = 0x2545f4914f6cdd1du64;
+    let mut next = || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+    };
+    let mut outside_chosen = 0;
+    for k in 0..4000 {
+        // Half the directions near a face's normal, where the bulges are the farthest.
+        let mut w = Vector3::new(next(), next(), next());
+        if k % 2 == 0 {
+            let mut axis = Vector3::zeros();
+            axis[k / 2 % 3] = if k % 4 == 0 { 1.0 } else { -1.0 };
+            w = axis + w * 4e-6;
+        }
+        let w = w.normalize();
+        let farthest = mesh.vertices().iter().map(|v| v.coords.dot(&w)).fold(f64::NEG_INFINITY, f64::max);
+        let extent = search.element_extent(e, &w);
+        assert!(extent >= farthest, "extent {extent} below a vertex at {farthest}");
+        assert!(extent <= farthest + 1e-5, "extent {extent} far past the vertices ({farthest})");
+        // Where a vertex the hull left out is the farthest, only the margin covers it.
+        let hull = mesh.hull();
+        let chosen = (0..hull.vertices_len()).map(|i| hull.vertex(i).coords.dot(&w)).fold(f64::NEG_INFINITY, f64::max);
+        outside_chosen += usize::from(chosen < farthest);
+    }
+    assert!(outside_chosen >= 100, "only {outside_chosen} directions where a vertex lies outside the chosen ones' hull");
+}

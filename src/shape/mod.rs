@@ -6,13 +6,11 @@
 //! [`crate::query::intersection`]).
 mod primitives;
 mod support_map;
-mod support_tree;
 mod trimesh;
 mod voxel_map;
 
 pub use primitives::{Ball, Capsule, Cone, Cuboid, Cylinder};
 pub use support_map::{SupportMap, TriangleShape, farthest_along, support_aabb};
-pub use support_tree::SupportTree;
 pub use trimesh::{MeshError, MeshHull, TriMesh};
 pub use voxel_map::{KEY_CENTRE, TREE_DEPTH, Voxel, VoxelMap, VoxelMapError, VoxelNodeContent, placed_aabb};
 

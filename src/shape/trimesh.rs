@@ -7,7 +7,7 @@
 use crate::bounding_volume::Aabb;
 use crate::math::{Point3, Real, Triangle, Vector3};
 use crate::partitioning::ObbTree;
-use crate::shape::{SupportMap, SupportTree};
+use crate::shape::SupportMap;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -36,8 +36,6 @@ pub struct TriMesh {
     /// hull: the hull of these grown by the margin holds the mesh. Reduced when first
     /// asked for.
     hull: OnceLock<(Vec<Point3>, Real)>,
-    /// The vertices arranged for exact support queries, built when first asked for.
-    vertex_support: OnceLock<SupportTree>,
 }
 
 impl TriMesh {
@@ -56,7 +54,7 @@ impl TriMesh {
         let aabb = Aabb::from_points(triangles.iter().flatten().map(|&i| &vertices[i as usize]));
         let obb_tree = ObbTree::build(&vertices, &triangles);
         let (component_representatives, closed) = topology(&vertices, &triangles);
-        Ok(Self { vertices, triangles, aabb, obb_tree, component_representatives, closed, hull: OnceLock::new(), vertex_support: OnceLock::new() })
+        Ok(Self { vertices, triangles, aabb, obb_tree, component_representatives, closed, hull: OnceLock::new() })
     }
 
     pub fn vertices(&self) -> &[Point3] {
@@ -97,12 +95,6 @@ impl TriMesh {
             reduce(&distinct)
         });
         MeshHull { vertices, margin: *margin }
-    }
-
-    /// The vertices as an exact support map (the support function of the mesh itself),
-    /// built on first use and kept with the mesh: every check of a robot asks it.
-    pub fn vertex_support(&self) -> &SupportTree {
-        self.vertex_support.get_or_init(|| SupportTree::new(&self.vertices))
     }
 
     pub fn is_closed(&self) -> bool {
@@ -182,6 +174,16 @@ impl<'a> MeshHull<'a> {
     /// The hull of `vertices` grown by `margin`.
     pub fn new(vertices: &'a [Point3], margin: Real) -> Self {
         Self { vertices, margin }
+    }
+
+    /// How many vertices the hull is taken of.
+    pub fn vertices_len(&self) -> usize {
+        self.vertices.len()
+    }
+
+    /// The `i`-th of them.
+    pub fn vertex(&self, i: usize) -> Point3 {
+        self.vertices[i]
     }
 }
 

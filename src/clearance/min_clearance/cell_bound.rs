@@ -16,7 +16,7 @@ pub(super) struct Probe {
 }
 
 /// Where a pair's last measurement left off: Lin–Canny's closest features of the two
-/// hulls, and GJK's plane normal against a mesh's vertices (world frame; zero for none).
+/// hulls, and GJK's plane normal against a mesh's convex bound (world frame; zero for none).
 #[derive(Clone)]
 pub(super) struct WarmProbe {
     pub(super) features: WarmStart,
@@ -129,7 +129,7 @@ impl ClearanceSearch<'_> {
             let d = pair_distance(world, (a, b), poses, Real::INFINITY).expect("no cutoff");
             return Probe { lower: d.distance, exact: Some(d), normal: direction(&d) };
         }
-        // A mesh: GJK's separating plane against its vertices' hull.
+        // A mesh: GJK's separating plane against its convex bound.
         let plane = gjk::separating_plane_from(&self.support(a), &pose_a, &self.support(b), &pose_b, &warm.normal);
         if plane.gap > 0.0 {
             warm.normal = plane.normal;
@@ -142,7 +142,7 @@ impl ClearanceSearch<'_> {
     /// Element `e`'s shape as a support map.
     pub(super) fn support(&self, e: usize) -> Support<'_> {
         match &self.world.elements[e].shape {
-            Shape::TriMesh(m) => Support::Mesh(m.vertex_support()),
+            Shape::TriMesh(m) => Support::Hull(m.hull()),
             // The hull of its cubes, whose support points are cube corners (points of the map).
             Shape::VoxelMap(m) => Support::Convex(m.as_ref()),
             convex => Support::Convex(convex.as_support_map().expect("primitives are convex")),
@@ -302,20 +302,22 @@ pub(super) fn direction(d: &PairDistance) -> Option<Vector3> {
     (d.distance > 0.0 && norm > 0.0 && norm.is_finite()).then(|| v / norm)
 }
 
-/// An element's shape as a support map: a primitive's own, a mesh's vertices, a voxel
-/// map's cube corners.
+/// An element's shape as a support map: a primitive's own, a voxel map's cube corners,
+/// a mesh's convex bound (`TriMesh::hull`: the hull of its extreme vertices, grown by
+/// the margin that holds the others, a few hundred vertices where the mesh has
+/// thousands; its support points, margin aside, are vertices of the mesh).
 pub(super) enum Support<'a> {
     Convex(&'a dyn SupportMap),
-    Mesh(&'a SupportTree),
+    Hull(MeshHull<'a>),
 }
 
 impl Support<'_> {
-    /// A point of the shape farthest along `dir`: a mesh's vertex, a primitive's
-    /// support point.
+    /// A point of the shape farthest along `dir` (a mesh's: among its extreme vertices,
+    /// within the margin of the farthest): a mesh's vertex, a primitive's support point.
     pub(super) fn on_surface(&self, dir: &Vector3) -> Point3 {
         match self {
             Support::Convex(s) => s.support(dir),
-            Support::Mesh(t) => t.support(dir),
+            Support::Hull(h) => h.core_support(dir),
         }
     }
 }
@@ -324,14 +326,14 @@ impl SupportMap for Support<'_> {
     fn core_support(&self, dir: &Vector3) -> Point3 {
         match self {
             Support::Convex(s) => s.core_support(dir),
-            Support::Mesh(t) => t.support(dir),
+            Support::Hull(h) => h.core_support(dir),
         }
     }
 
     fn margin(&self) -> Real {
         match self {
             Support::Convex(s) => s.margin(),
-            Support::Mesh(_) => 0.0,
+            Support::Hull(h) => h.margin(),
         }
     }
 }

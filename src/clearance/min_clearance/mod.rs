@@ -15,7 +15,7 @@
 //!   the smaller bound: a link passing over a large table is measured by the link's
 //!   ball, not the table's). `l` is first the gap of the elements' world boxes, then
 //!   the hull distance (Lin–Canny, warm started, or GJK's separating plane against a
-//!   mesh's vertices; exact for two primitives), then the exact distance where
+//!   mesh's convex bound; exact for two primitives), then the exact distance where
 //!   that is needed;
 //! - `s - a`, `s` the gap of the two elements along a fixed direction `n` (the closest
 //!   points' direction at the middle: every direction's gap is a lower bound of the
@@ -67,7 +67,7 @@ use crate::motion_bounds::second_order::{ElementRates, MovingShape, extent_along
 use crate::query::closest_features::{WarmStart, closest_features_cached};
 use crate::query::gjk;
 use crate::robot::JointKind;
-use crate::shape::{Ball, Shape, SupportMap, SupportTree};
+use crate::shape::{Ball, MeshHull, Shape, SupportMap};
 use cell_bound::{CellData, Reach, WarmProbe, direction};
 use search::{Goal, Search};
 use std::collections::HashMap;
@@ -265,6 +265,13 @@ impl<'w> ClearanceSearch<'w> {
         let mut apart: Vec<(usize, usize)> = self.pairs.iter().zip(bounds).filter(|(_, bound)| *bound >= threshold).map(|(pair, _)| *pair).collect();
         apart.sort_unstable();
         apart
+    }
+
+    /// The largest `w · x` over the points `x` of element `e` in its own frame, as the
+    /// search bounds it (a mesh by its convex bound). For tests.
+    #[doc(hidden)]
+    pub fn element_extent(&self, e: usize, w: &Vector3) -> Real {
+        self.extent(e, &Isometry3::identity(), w)
     }
 
     /// Pair `p`'s joint levers (see `motion_bounds::joint_levers`). For tests.
