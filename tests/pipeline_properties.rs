@@ -976,6 +976,11 @@ fn run_case(seed: u64, dir: &Path, dense: (usize, usize), tally: &mut Tally) {
     }
 }
 
+/// Cases that long runs found failing, run every time: a small cylinder held inside a
+/// closed mesh cube, whose surface lies 9 mm from it and farther, was proven apart from
+/// the cube by the clearance search's node-by-node bound (base 20261207; both cases).
+const PINNED_SEEDS: [u64; 2] = [2892595778973921630, 13939360693803491394];
+
 #[test]
 fn random_worlds_against_dense_sampling() {
     let cases: usize = std::env::var("PIPELINE_PROPS_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(if cfg!(debug_assertions) { 10 } else { 300 });
@@ -987,7 +992,7 @@ fn random_worlds_against_dense_sampling() {
         None => {
             let base: u64 = std::env::var("PIPELINE_PROPS_BASE").ok().and_then(|v| v.parse().ok()).unwrap_or(0x0000_2ccd_5eed);
             // Distinct bases give distinct case sets, even when they differ only in low bits.
-            (0..cases as u64).map(|i| splitmix(base.wrapping_add(splitmix(i)))).collect()
+            (0..cases as u64).map(|i| splitmix(base.wrapping_add(splitmix(i)))).chain(PINNED_SEEDS).collect()
         }
     };
     let tmp = tempfile::tempdir().unwrap();

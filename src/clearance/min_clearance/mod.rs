@@ -287,7 +287,8 @@ impl<'w> ClearanceSearch<'w> {
         let segment = &motion.segments[k];
         let mut data = CellData::new(self.world, segment, 0.5 * (lo + hi));
         let reach = self.reach(p, segment, lo, hi, &mut data);
-        self.mesh_cell_bound(p, segment, (lo, hi), &mut data, &reach, floor)
+        let at_middle = pair_distance(self.world, self.pairs[p], &data.poses, Real::INFINITY).map_or(0.0, |d| d.distance);
+        self.mesh_cell_bound(p, segment, (lo, hi), &mut data, &reach, (at_middle, floor))
     }
 
     /// Every part of the lower bound the search takes for pair `p` over local times
@@ -314,7 +315,9 @@ impl<'w> ClearanceSearch<'w> {
         let (exact_along, exact_second_order) = along(direction(&exact));
         let mesh_nodes = [1e-4, 1e-3, 1e-2]
             .iter()
-            .filter_map(|below| if fixed { None } else { self.mesh_cell_bound(p, segment, (lo, hi), &mut data, &reach, exact.distance - below) })
+            .filter_map(
+                |below| if fixed { None } else { self.mesh_cell_bound(p, segment, (lo, hi), &mut data, &reach, (exact.distance, exact.distance - below)) },
+            )
             .fold(Real::NEG_INFINITY, Real::max);
         CellBounds {
             boxes: boxes - reach.any - tiny,

@@ -415,7 +415,7 @@ impl Search<'_, '_> {
                 // A mesh whose hull comes closer than the mesh: node by node.
                 if bound < self.floor() && !cell.fixed {
                     let floor = self.floor();
-                    if let Some(nodes) = finder.mesh_cell_bound(p, segment, (cell.lo, cell.hi), data, &reach, floor) {
+                    if let Some(nodes) = finder.mesh_cell_bound(p, segment, (cell.lo, cell.hi), data, &reach, (d.distance, floor)) {
                         bound = bound.max(nodes);
                     }
                 }
