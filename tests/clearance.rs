@@ -19,6 +19,7 @@ use ccd_guard::motion::JointMotion;
 use ccd_guard::robot::resources::ResourceResolver;
 use ccd_guard::robot::{srdf, urdf};
 use ccd_guard::scene::parse_scene;
+use ccd_guard::shape::SupportMap;
 use std::path::Path;
 
 /// The smallest distance at `n` evenly spaced instants of every segment, and where.
@@ -429,8 +430,7 @@ fn a_mesh_as_the_search_sees_it_holds_every_vertex() {
         assert!(extent >= farthest, "extent {extent} below a vertex at {farthest}");
         assert!(extent <= farthest + 1e-5, "extent {extent} far past the vertices ({farthest})");
         // Where a vertex the hull left out is the farthest, only the margin covers it.
-        let hull = mesh.hull();
-        let chosen = (0..hull.vertices_len()).map(|i| hull.vertex(i).coords.dot(&w)).fold(f64::NEG_INFINITY, f64::max);
+        let chosen = mesh.hull().core_support(&w).coords.dot(&w);
         outside_chosen += usize::from(chosen < farthest);
     }
     assert!(outside_chosen >= 100, "only {outside_chosen} directions where a vertex lies outside the chosen ones' hull");

@@ -9,15 +9,6 @@ use crate::math::Real;
 use crate::motion::Segment;
 use crate::robot::Robot;
 
-/// The joint that places each link (`None` for the root).
-fn placing_joints(robot: &Robot) -> Vec<Option<usize>> {
-    let mut placing = vec![None; robot.links.len()];
-    for (j, joint) in robot.joints.iter().enumerate() {
-        placing[joint.child_link] = Some(j);
-    }
-    placing
-}
-
 /// The links to compute for `link`: it and its ancestors not yet `done`, parents first.
 fn missing_chain(robot: &Robot, placing: &[Option<usize>], done: &[bool], link: usize) -> Vec<usize> {
     let mut chain = Vec::new();
@@ -50,7 +41,7 @@ impl EnclosuresOnDemand {
         let mut done = vec![false; robot.links.len()];
         links[robot.root_link] = LinkEnclosure { pose: IntervalPose::identity(), local: Some(IntervalPose::identity()) };
         done[robot.root_link] = true;
-        Self { values, placing: placing_joints(robot), done, links }
+        Self { values, placing: robot.placing_joints(), done, links }
     }
 
     /// Computes `link` and its ancestors, if not yet done.
@@ -98,7 +89,7 @@ impl JetsOnDemand {
         };
         let mut done = vec![false; robot.links.len()];
         done[robot.root_link] = true;
-        Self { values, rates, placing: placing_joints(robot), done, jets }
+        Self { values, rates, placing: robot.placing_joints(), done, jets }
     }
 
     /// The jets of link `base` and the links below it in `base`'s frame (the motion of

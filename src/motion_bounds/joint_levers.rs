@@ -30,13 +30,10 @@ impl PairLevers {
     /// where a prismatic joint without limits lies between.
     pub fn of_element(robot: &Robot, e: &Element, ball: &BoundingBall, joints: &[usize]) -> Vec<(usize, Real)> {
         let Body::Link(link) = e.body else { return Vec::new() };
-        // The joint placing each link.
-        let placing = |l: usize| robot.joints.iter().position(|j| j.child_link == l);
         let mut levers = Vec::new();
         // How far the element's points can lie from the origin of the current link's frame.
         let mut reach = (e.origin * ball.center).coords.norm() + ball.radius;
-        let mut at = link;
-        while let Some(j) = placing(at) {
+        for j in robot.joints_to_root(link) {
             let joint = &robot.joints[j];
             if joints.contains(&j)
                 && let Some(v) = joint.variable
@@ -55,7 +52,6 @@ impl PairLevers {
                 _ => 0.0,
             };
             reach += joint.origin.translation.vector.norm() + slide;
-            at = joint.parent_link;
         }
         levers
     }

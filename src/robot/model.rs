@@ -88,6 +88,27 @@ impl Robot {
         self.joint_index.get(name).copied()
     }
 
+    /// The joint that places each link (`None` for the root).
+    pub fn placing_joints(&self) -> Vec<Option<usize>> {
+        let mut placing = vec![None; self.links.len()];
+        for (j, joint) in self.joints.iter().enumerate() {
+            placing[joint.child_link] = Some(j);
+        }
+        placing
+    }
+
+    /// The joints from `link` up to the root, the one placing `link` first.
+    pub fn joints_to_root(&self, link: usize) -> Vec<usize> {
+        let placing = self.placing_joints();
+        let mut chain = Vec::new();
+        let mut at = link;
+        while let Some(j) = placing[at] {
+            chain.push(j);
+            at = self.joints[j].parent_link;
+        }
+        chain
+    }
+
     /// Names of the independent joint variables, in joint-vector order.
     pub fn variable_names(&self) -> impl Iterator<Item = &str> {
         self.variables.iter().map(|&j| self.joints[j].name.as_str())

@@ -175,16 +175,6 @@ impl<'a> MeshHull<'a> {
     pub fn new(vertices: &'a [Point3], margin: Real) -> Self {
         Self { vertices, margin }
     }
-
-    /// How many vertices the hull is taken of.
-    pub fn vertices_len(&self) -> usize {
-        self.vertices.len()
-    }
-
-    /// The `i`-th of them.
-    pub fn vertex(&self, i: usize) -> Point3 {
-        self.vertices[i]
-    }
 }
 
 impl SupportMap for MeshHull<'_> {

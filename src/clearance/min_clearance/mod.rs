@@ -192,20 +192,7 @@ impl<'w> ClearanceSearch<'w> {
         let balls: Vec<BoundingBall> =
             world.elements.iter().map(|e| BoundingBall { center: e.local_obb.center, radius: e.local_obb.half_extents.norm() * (1.0 + 1e-12) }).collect();
         let robot = &world.robot;
-        // The joint that places each link, and the joints from a link up to the root.
-        let mut placing = vec![None; robot.links.len()];
-        for (j, joint) in robot.joints.iter().enumerate() {
-            placing[joint.child_link] = Some(j);
-        }
-        let up = |l: usize| {
-            let mut chain = Vec::new();
-            let mut x = l;
-            while let Some(j) = placing[x] {
-                chain.push(j);
-                x = robot.joints[j].parent_link;
-            }
-            chain
-        };
+        let up = |l: usize| robot.joints_to_root(l);
         let between = pairs
             .iter()
             .map(|&(a, b)| {
