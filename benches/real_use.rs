@@ -235,6 +235,22 @@ fn main() {
     }
     let ours: Vec<(f64, f64)> = all.iter().map(|c| (time(&first_only, "first", c), time(&whole, "whole", c))).collect();
     let theirs = peer(&robots, &prefix, &all);
+    // `REAL_USE_EACH=1`: every trajectory's times, and its whole report over its first contact.
+    if std::env::var("REAL_USE_EACH").is_ok() {
+        for (i, (c, o)) in all.iter().zip(&ours).enumerate() {
+            let coal = theirs.as_ref().map_or(f64::NAN, |t| t[i]["0.05"]);
+            println!(
+                "each {i} {} {} {} points {} first {:.3} whole {:.3} coal.05 {coal:.3} whole/first {:.3}",
+                c.robot,
+                c.plan,
+                c.kind,
+                c.input.motion.waypoints.len(),
+                o.0,
+                o.1,
+                o.1 / o.0
+            );
+        }
+    }
     println!("{} trajectories; medians per trajectory (ms), {threads} core(s); ratios to coal sampling at 0.05 rad", all.len());
     println!(
         "{:<6} {:<12} {:<10} {:>3} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>11} {:>7}",

@@ -1180,6 +1180,12 @@ fn pipeline_method_reports_what_the_pipeline_finds() {
 /// circle of radius R = sqrt(0.1^2 + 0.05^2); a ball of radius 0.03 stands at
 /// (R + 0.03 + gap, 0, 0).
 fn turning_box(gap: f64) -> (CheckInput, f64) {
+    // q: -1 -> 1 over [0, 1].
+    turning_box_along(gap, "joint_names: [q]\npoints:\n  - {positions: [-1.0], time_from_start: 0}\n  - {positions: [1.0], time_from_start: 1}\n")
+}
+
+/// [`turning_box`] along trajectory `traj` (of joint `q`).
+fn turning_box_along(gap: f64, traj: &str) -> (CheckInput, f64) {
     let dir = mesh_dir();
     let urdf = r#"<robot name="turner">
   <link name="base"/>
@@ -1189,8 +1195,6 @@ fn turning_box(gap: f64) -> (CheckInput, f64) {
     let big_r = (0.1f64 * 0.1 + 0.05 * 0.05).sqrt();
     let x = big_r + 0.03 + gap;
     let scene = format!("objects:\n  - id: ball\n    type: sphere\n    dimensions: [0.03]\n    pose: {{position: [{x}, 0, 0]}}\n");
-    // q: -1 -> 1 over [0, 1].
-    let traj = "joint_names: [q]\npoints:\n  - {positions: [-1.0], time_from_start: 0}\n  - {positions: [1.0], time_from_start: 1}\n";
     (build_input(dir.path(), urdf, &scene, traj, None), x)
 }
 
@@ -1234,11 +1238,29 @@ fn certified_method_takes_pairs_the_clearance_proves_apart() {
     let clearance = pass.clearance.and_then(|c| c.combined()).expect("measured on the way");
     assert!((clearance.closest.distance - 0.7 * options.tolerance).abs() < 1e-4, "{}", clearance.closest.distance);
     assert_eq!(pass.certifier.time_cells, 0, "the certifier had a pair left");
+    // With every pair proven apart, neither the pipeline nor the certifier runs; so too
+    // for a first answer, whose search proves the pairs that may touch apart.
+    assert_eq!(pass.pipeline.segments, 0, "the pipeline ran on a motion the search proved free");
+    let first_only = PipelineOptions { first_only: true, ..PipelineOptions::default() };
+    let first = check_certified(&turning_box(0.7 * options.tolerance).0, &first_only, &options, false);
+    assert_eq!((first.report.verdict, first.report.certified, first.pipeline.segments), (Verdict::CollisionFree, true, 0));
     let close = check(0.2 * options.tolerance);
     assert_eq!((close.report.verdict, close.report.certified), (Verdict::Uncertain, false));
-    assert!(close.certifier.time_cells > 0);
+    assert!(close.certifier.time_cells > 0 && close.pipeline.segments > 0);
     let hit = check(-1e-3);
     assert_eq!((hit.report.verdict, hit.report.certified), (Verdict::Collision, false));
+    let first = check_certified(&turning_box(-1e-3).0, &first_only, &options, false);
+    assert_eq!((first.report.verdict, first.report.certified), (Verdict::Collision, false));
+    // A motion of one waypoint, there in contact (the box's corner 1 mm into the ball)
+    // or 0.7 of the tolerance from it: no segment lists its pairs, and it is checked.
+    let corner_on_x = -0.05f64.atan2(0.1);
+    let at = |gap: f64| turning_box_along(gap, &format!("joint_names: [q]\npoints:\n  - {{positions: [{corner_on_x}], time_from_start: 0}}\n")).0;
+    for (gap, verdict) in [(-1e-3, Verdict::Collision), (0.7 * options.tolerance, Verdict::CollisionFree)] {
+        for pipeline in [PipelineOptions::default(), first_only] {
+            let report = check_certified(&at(gap), &pipeline, &options, !pipeline.first_only).report;
+            assert_eq!(report.verdict, verdict, "one waypoint {gap} m from the ball, first only: {}", pipeline.first_only);
+        }
+    }
 }
 
 #[test]
