@@ -350,6 +350,7 @@ fn breakdown(all: &[Case]) {
             for e in &r.contacts {
                 println!("event {i} {} {:?} {:.17e} {:?} {:?}", e.link, e.other, e.time_of_contact, e.time_of_separation, e.point);
             }
+            print!("{}", r.stats.to_text());
         }
         println!(
             "{i} {} {} {} points {} | first-only pairs apart {t_near:.2} ({} pairs) | clearance {t_split:.2} (world, self: cells, measured, exact, minimum {ws:?} {ss:?}) | pipeline {t_pipe:.2} ({} contacts) | certifier {t_cert:.2} | depths {t_depth:.2} | pairs apart {} of {}",

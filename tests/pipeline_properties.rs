@@ -43,7 +43,8 @@
 use ccd_guard::ccd::{PipelineOptions, PipelineResult, run_pipeline, run_pipeline_except};
 use ccd_guard::certifier::certify::CertifyOptions;
 use ccd_guard::check::CheckInput;
-use ccd_guard::check::certified_method::{certify_motion, near_pairs_apart, pairs_apart};
+use ccd_guard::check::Verdict;
+use ccd_guard::check::certified_method::{certify_motion, check_certified, near_pairs_apart, pairs_apart};
 use ccd_guard::clearance::{ClearanceOptions, min_clearance};
 use ccd_guard::collision::{Body, CollisionWorld, StateChecker};
 use ccd_guard::math::{Translation3, Vector3};
@@ -632,6 +633,10 @@ struct Tally {
     /// The same with the pairs a first-only check's search proves apart.
     certified_with_search: usize,
     certifier_seconds: f64,
+    /// The certified method end to end ([`check_certified`]): its whole reports and
+    /// first answers that certify the motion free, and its time.
+    certified_by_method: [usize; 2],
+    method_seconds: f64,
 }
 
 impl Tally {
@@ -665,6 +670,8 @@ impl Tally {
         self.certified_with_clearance += o.certified_with_clearance;
         self.certified_with_search += o.certified_with_search;
         self.certifier_seconds += o.certifier_seconds;
+        self.certified_by_method = [0, 1].map(|k| self.certified_by_method[k] + o.certified_by_method[k]);
+        self.method_seconds += o.method_seconds;
     }
 }
 
@@ -952,6 +959,24 @@ fn run_case(seed: u64, dir: &Path, dense: (usize, usize), tally: &mut Tally) {
         }
     }
     tally.certifier_seconds += started.elapsed().as_secs_f64();
+    // The certified method end to end, a whole report and a first answer: where the
+    // search proves every pair apart, neither the pipeline nor the certifier runs.
+    let started = Instant::now();
+    for (k, pipeline) in [PipelineOptions::default(), PipelineOptions { first_only: true, ..PipelineOptions::default() }].into_iter().enumerate() {
+        let report = check_certified(&input, &pipeline, &options, !pipeline.first_only).report;
+        let how = if pipeline.first_only { "first answer" } else { "whole report" };
+        match (report.verdict, report.certified) {
+            (Verdict::CollisionFree, true) if r.t_sample.is_some() || !full.contacts.is_empty() => {
+                failures.push(format!("FALSE CERTIFICATE by the certified method's {how}: the first colliding sample is at {:?}", r.t_sample))
+            }
+            (Verdict::CollisionFree, true) => tally.certified_by_method[k] += 1,
+            (Verdict::Collision, _) if full.contacts.is_empty() => failures.push(format!("the certified method's {how} finds a contact the pipeline does not")),
+            (Verdict::Collision, _) => {}
+            _ if !full.contacts.is_empty() => failures.push(format!("the certified method's {how} misses the pipeline's contacts: {:?}", report.verdict)),
+            _ => {}
+        }
+    }
+    tally.method_seconds += started.elapsed().as_secs_f64();
     if !failures.is_empty() {
         let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("pipeline_properties/case_{seed}"));
         std::fs::create_dir_all(&out).unwrap();
@@ -1022,7 +1047,8 @@ fn random_worlds_against_dense_sampling() {
          {} transversal first contacts compared, max |toc - t_ref| = {:e} s (case {:?}); \
          pipeline found contacts sampling missed in {} free-by-sampling cases and earlier than sampling in {} cases; \
          {} samples; pipeline {:.2} s, first_only {:.2} s, reference {:.2} s, wall {:.2} s on {threads} threads; \
-         certifier: {} free cases proven, {} left unproven ({} proven with the clearance's pairs apart, {} with the search's), {:.2} s",
+         certifier: {} free cases proven, {} left unproven ({} proven with the clearance's pairs apart, {} with the search's), {:.2} s; \
+         the certified method: {} whole reports and {} first answers certified, {:.2} s",
         tally.cases,
         tally.mesh_pairs,
         tally.colliding,
@@ -1043,7 +1069,10 @@ fn random_worlds_against_dense_sampling() {
         tally.unproven,
         tally.certified_with_clearance,
         tally.certified_with_search,
-        tally.certifier_seconds
+        tally.certifier_seconds,
+        tally.certified_by_method[0],
+        tally.certified_by_method[1],
+        tally.method_seconds
     );
     tally.slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
     for (secs, seed, what) in tally.slowest.iter().take(3) {
@@ -1153,7 +1182,6 @@ fn ball_and_meshes_cross_a_2mm_board_between_free_waypoints() {
 
 #[test]
 fn pipeline_method_reports_what_the_pipeline_finds() {
-    use ccd_guard::check::Verdict;
     use ccd_guard::check::pipeline_method::check_pipeline;
     let dir = mesh_dir();
     // Collision in the first segment of three waypoints.
@@ -1229,8 +1257,6 @@ fn certifier_proves_a_pass_at_twice_the_tolerance() {
 /// certifier, which leaves it unproven; a collision is a collision.
 #[test]
 fn certified_method_takes_pairs_the_clearance_proves_apart() {
-    use ccd_guard::check::Verdict;
-    use ccd_guard::check::certified_method::check_certified;
     let options = CertifyOptions::default();
     let check = |gap: f64| check_certified(&turning_box(gap).0, &PipelineOptions::default(), &options, true);
     let pass = check(0.7 * options.tolerance);
