@@ -343,7 +343,10 @@ fn breakdown(all: &[Case]) {
         let t = now();
         for event in &r.contacts {
             let until = event.time_of_separation.unwrap_or_else(|| m.end_time());
-            let _ = ccd_guard::clearance::max_depth_over(w, m, ccd_guard::collision::Body::Link(event.link), event.other, event.time_of_contact, until);
+            let depth = ccd_guard::clearance::max_depth_over(w, m, ccd_guard::collision::Body::Link(event.link), event.other, event.time_of_contact, until);
+            if std::env::var("REAL_USE_EVENTS").is_ok() {
+                println!("depth {i} {} {:?} {:?}", event.link, event.other, depth);
+            }
         }
         let t_depth = ms(t);
         if std::env::var("REAL_USE_EVENTS").is_ok() {
