@@ -89,3 +89,37 @@ fn certified_verdicts_and_who_decided() {
         assert!((r.time_of_contact.unwrap() - toc).abs() < 1e-3, "{:?}", r.time_of_contact);
     }
 }
+
+/// `--stats` at the command line: the pipeline's stages (and the certifier's counts)
+/// after the report, in text and in JSON; for a free motion that the clearance search
+/// proves apart, a line saying the pipeline ran on no segment.
+#[test]
+fn stats_at_the_command_line() {
+    use std::process::Command;
+    let demo = |file: &str| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo").join(file);
+    let run = |trajectory: &str, extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ccd_guard"))
+            .args(["check", "--urdf"])
+            .arg(demo("robot.urdf"))
+            .arg("--srdf")
+            .arg(demo("robot.srdf"))
+            .arg("--scene")
+            .arg(demo("scene.yaml"))
+            .arg("--trajectory")
+            .arg(demo(trajectory))
+            .arg("--stats")
+            .args(extra)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let text = run("traj_collide.yaml", &["--format", "text"]);
+    assert!(text.contains("stage 1 (swept AABB BVH): kept") && text.contains("stage 3 (exact):"), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&run("traj_collide.yaml", &[])).unwrap();
+    assert!(json["stats"]["segments"].as_u64().is_some_and(|n| n > 0), "{json}");
+    assert_eq!(json["verdict"], "collision");
+    let free = run("traj_free.yaml", &["--format", "text"]);
+    assert!(free.contains("collision_free (certified)") && free.contains("the pipeline ran on no segment"), "{free}");
+    let by_pipeline = run("traj_free.yaml", &["--format", "text", "--method", "pipeline"]);
+    assert!(by_pipeline.contains("stage 3 (exact):"), "{by_pipeline}");
+}

@@ -59,6 +59,9 @@ impl Statistics {
 
     /// One line per stage, for `--format text`.
     pub fn to_text(&self) -> String {
+        if self.segments == 0 {
+            return "stats: the pipeline ran on no segment (every pair that could touch was proven apart by the clearance search, or the motion is one waypoint)\n".into();
+        }
         format!(
             "stats: {} segments, {} element pairs\n  stage 1 (swept AABB BVH): kept {} dropped {} in {:.3} ms\n  stage 2 (swept LSS): kept {} dropped {} in {:.3} ms\n  stage 3 (exact): free {} contact {} in {:.3} ms ({} time cells, {} OBB tests, {} equations, {} Newton culls, {} advancement tests, {} enclosures, {} receding proofs)\n",
             self.segments,
