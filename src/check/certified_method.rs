@@ -9,7 +9,8 @@
 //! (Lin 1993 ch. 5, with the pose enclosures' motion bound). A pair whose
 //! bound is at least half the certifier's tolerance is thereby proven apart over the
 //! whole motion, with a margin far above rounding: the certifier takes it as excluded and
-//! subdivides only the pairs that come closer. Such a pair has no contact for the
+//! subdivides only the pairs that come closer; where every pair is proven apart,
+//! neither the pipeline nor the certifier runs. Such a pair has no contact for the
 //! pipeline to find either: for a whole report the search comes first and the pipeline
 //! leaves those pairs out too. On a colliding motion both searches, the clearance to
 //! the world and the self-clearance, stop at the first pair either finds touching
@@ -54,8 +55,9 @@ pub struct CertifiedOutcome {
 }
 
 /// Runs the clearance search, the pipeline and (without contacts) the certifier, the
-/// last two on the pairs the search does not prove apart ([`pairs_apart`]); see the
-/// module for the order. With `first_only`, the clearance is measured only when
+/// last two on the pairs the search does not prove apart ([`pairs_apart`]), and neither
+/// where it proves every pair apart that could touch ([`all_apart`]); see the module
+/// for the order. With `first_only`, the clearance is measured only when
 /// `with_clearance` asks for it (after a pipeline on every pair that finds no contact);
 /// otherwise [`near_pairs_apart`] comes first.
 pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &CertifyOptions, with_clearance: bool) -> CertifiedOutcome {
@@ -127,11 +129,11 @@ type ElementPair = (usize, usize);
 /// and the motion is proven free by the search's bounds alone, each at least half the
 /// certifier's tolerance (the certifier takes them as excluded; its check of the first
 /// waypoint is one of the instants they bound). Both had culled every segment again to
-/// find nothing left (`cargo bench --bench real_use`, one core, medians: first answers
-/// of free MoveIt-like plans 1.66 -> 0.67 ms for the Panda, 0.84 -> 0.38 for the UR5;
-/// their whole reports 2.95 -> 1.99 and 2.25 -> 1.63; all 96 first answers 2.50 ->
-/// 2.03). Never for a motion of one waypoint: no segment lists the pairs that may touch
-/// there.
+/// find nothing left (`cargo bench --bench real_use`, one core, medians back to back:
+/// first answers of free MoveIt-like plans 1.31 -> 0.62 ms for the Panda, 0.83 -> 0.37
+/// for the UR5; their whole reports 2.74 -> 1.92 and 2.11 -> 1.63; all 96 first answers
+/// 2.47 -> 2.01). Never for a motion of one waypoint: no segment lists the pairs that
+/// may touch there.
 fn all_apart(motion: &JointMotion, could_touch: &[ElementPair], apart: &[ElementPair]) -> bool {
     !motion.segments.is_empty() && could_touch.iter().all(|pair| apart.binary_search(pair).is_ok())
 }
