@@ -56,7 +56,7 @@ pub struct CertifiedOutcome {
 
 /// Runs the clearance search, the pipeline and (without contacts) the certifier, the
 /// last two on the pairs the search does not prove apart ([`pairs_apart`]), and neither
-/// where it proves every pair apart that could touch ([`all_apart`]); see the module
+/// where it proves every pair apart that could touch (`all_apart`); see the module
 /// for the order. With `first_only`, the clearance is measured only when
 /// `with_clearance` asks for it (after a pipeline on every pair that finds no contact);
 /// otherwise [`near_pairs_apart`] comes first.
