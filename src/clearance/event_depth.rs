@@ -5,16 +5,19 @@
 //! golden-section refinement around the deepest local peaks of the samples.
 //!
 //! A mesh's depth is the largest over its triangles (as coal measures it), each sample
-//! an EPA per triangle that meets the other shape. Around a peak the deepest triangles
-//! stay the same, so a peak is refined on the depth of the triangles deepest at its
-//! sample alone (one EPA a step), then the whole depth is measured where that peaks;
-//! where other triangles are deeper there, the peak is refined again on those.
+//! the depth of every triangle that meets the other shape and may be the deepest: of a
+//! triangle against a box or another triangle in closed form (the separating-axis
+//! test's least overlap, `deepest_depth_seeded`), against a curved shape by EPA. Around
+//! a peak the deepest triangles stay the same, so a peak is refined on the depth of the
+//! triangles deepest at its sample alone (one depth a step), then the whole depth is
+//! measured where that peaks; where other triangles are deeper there, the peak is
+//! refined again on those.
 use crate::collision::{Body, CollisionWorld};
 use crate::math::Real;
 use crate::math::Vector3;
 use crate::motion::JointMotion;
 use crate::query::penetration::voxel_map_depth::{DepthCandidates, voxel_map_penetration, voxel_map_penetration_cached};
-use crate::query::penetration::{DepthFeatures, Penetration, deepest_features_seeded, features_penetration, penetration_depth, shape_penetration};
+use crate::query::penetration::{DepthFeatures, Penetration, deepest_depth_seeded, features_depth, penetration_depth, shape_penetration};
 use crate::shape::Shape;
 use std::cell::RefCell;
 
@@ -97,8 +100,8 @@ fn pair_depth_at(
     match (&ea.shape, &eb.shape) {
         (Shape::VoxelMap(m), other) => (depth(voxel_map_penetration_cached(m, &pa, other, &pb, true, cache)), None),
         (other, Shape::VoxelMap(m)) => (depth(voxel_map_penetration_cached(m, &pb, other, &pa, false, cache)), None),
-        _ => match deepest_features_seeded(&ea.shape, &pa, &eb.shape, &pb, seed) {
-            Some((p, features)) => (p.depth, Some(features)),
+        _ => match deepest_depth_seeded(&ea.shape, &pa, &eb.shape, &pb, seed) {
+            Some((depth, features)) => (depth, Some(features)),
             None => (0.0, None),
         },
     }
@@ -209,7 +212,7 @@ fn refine_on_features(
     for _ in 0..FEATURE_ROUNDS {
         let of_features = |t: Real| {
             let poses = world.robot.link_poses(&motion.positions_at(t));
-            features_penetration(&ea.shape, &world.element_pose(ea, &poses), &eb.shape, &world.element_pose(eb, &poses), features).map_or(0.0, |p| p.depth)
+            features_depth(&ea.shape, &world.element_pose(ea, &poses), &eb.shape, &world.element_pose(eb, &poses), features).unwrap_or(0.0)
         };
         let (_, t) = refine_peak(&of_features, lo, hi, best);
         if t == best.1 {

@@ -42,6 +42,12 @@ impl<'a> Part<'a> {
         }
     }
 
+    /// Whether the part is a polytope (a triangle or a box), whose separating-axis
+    /// test's axes hold its depth's direction against another polytope.
+    pub fn is_polytope(&self) -> bool {
+        matches!(self, Part::Triangle(_) | Part::Box(..))
+    }
+
     /// Face normals (not unit) and edge directions.
     fn faces_and_edges(&self) -> ([Option<Vector3>; 3], [Vector3; 3]) {
         match self {
@@ -66,10 +72,28 @@ const SLACK: Real = 1e-9;
 /// projections over the separating-axis test's axes, raised by `SLACK`. Negative when
 /// an axis separates them.
 pub fn overlap_bound(a: &Part, b: &Part) -> Real {
+    raised(every_axis_overlap(a, b))
+}
+
+/// The least overlap over every axis of the separating-axis test (not raised).
+fn every_axis_overlap(a: &Part, b: &Part) -> Real {
     let (faces_a, edges_a) = a.faces_and_edges();
     let (faces_b, edges_b) = b.faces_and_edges();
     let crosses = edges_a.iter().flat_map(|ea| edges_b.iter().map(move |eb| Some(ea.cross(eb))));
     least_overlap(a, b, faces_a.into_iter().chain(faces_b).chain(crosses).flatten())
+}
+
+/// The depth of two polytope parts ([`Part::is_polytope`]) itself, where they overlap:
+/// the least overlap of their projections over every axis of the separating-axis test,
+/// without [`SLACK`]. The least translation that separates two polytopes leaves their
+/// Minkowski difference through a facet, and each facet's normal is a face normal of
+/// one part or the cross product of an edge of each: the least overlap over those axes
+/// is Keerthi & Sridharan's I(A,B), not only a bound of it (to rounding; each axis's
+/// overlap is never below it). Negative where an axis separates the parts. For a
+/// curved part it would be only a bound: use [`overlap_bound`].
+pub fn polytope_depth(a: &Part, b: &Part) -> Real {
+    debug_assert!(a.is_polytope() && b.is_polytope(), "the depth of polytopes only");
+    every_axis_overlap(a, b)
 }
 
 /// A cheaper and looser bound than [`overlap_bound`]: the least overlap over the parts'
@@ -80,11 +104,16 @@ pub fn overlap_bound(a: &Part, b: &Part) -> Real {
 pub fn face_overlap_bound(a: &Part, b: &Part) -> Real {
     let (faces_a, _) = a.faces_and_edges();
     let (faces_b, _) = b.faces_and_edges();
-    least_overlap(a, b, faces_a.into_iter().chain(faces_b).flatten())
+    raised(least_overlap(a, b, faces_a.into_iter().chain(faces_b).flatten()))
+}
+
+/// A least overlap raised by [`SLACK`], so that it bounds EPA's depth too.
+fn raised(least: Real) -> Real {
+    least + SLACK * (1.0 + least.abs())
 }
 
 /// The least overlap of the parts' projections over the `axes` (not unit; each
-/// overlap is at least the depth), raised by [`SLACK`].
+/// overlap is at least the depth).
 fn least_overlap(a: &Part, b: &Part, axes: impl Iterator<Item = Vector3>) -> Real {
     let mut least = Real::INFINITY;
     for axis in axes {
@@ -96,7 +125,7 @@ fn least_overlap(a: &Part, b: &Part, axes: impl Iterator<Item = Vector3>) -> Rea
         let overlap = (a.extent(&n) + b.extent(&-n)).min(a.extent(&-n) + b.extent(&n));
         least = least.min(overlap);
     }
-    least + SLACK * (1.0 + least.abs())
+    least
 }
 
 #[cfg(test)]

@@ -5,13 +5,13 @@
 //! giving EPA only the triangles whose [`overlap_bound`] can beat the deepest found; where
 //! a voxel map is involved, the largest depth over its cubes that meet the other shape
 //! ([`super::voxel_map_depth`]).
-use super::overlap_bound::{Part, face_overlap_bound, overlap_bound};
+use super::overlap_bound::{Part, face_overlap_bound, overlap_bound, polytope_depth};
 use super::voxel_map_depth::voxel_map_penetration;
 use super::{Penetration, penetration_depth};
 use crate::bounding_volume::Obb;
-use crate::math::{Isometry3, Real};
+use crate::math::{Isometry3, Real, Triangle};
 use crate::partitioning::NodeContent;
-use crate::shape::{Shape, TriMesh, TriangleShape};
+use crate::shape::{Shape, SupportMap, TriMesh, TriangleShape};
 
 /// The depth of two placed shapes; `None` when they do not intersect.
 pub fn shape_penetration(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3) -> Option<Penetration> {
@@ -50,45 +50,101 @@ pub fn deepest_features_seeded(
     pose_b: &Isometry3,
     seed: Option<DepthFeatures>,
 ) -> Option<(Penetration, DepthFeatures)> {
+    deepest::<WithDirection>(a, pose_a, b, pose_b, seed)
+}
+
+/// [`deepest_features_seeded`]'s depth alone, without its direction and points: where
+/// both features are polytopes (triangles, boxes), their [`polytope_depth`] (the
+/// separating-axis test's least overlap, which is their depth) instead of EPA. For the
+/// deepest instant of a contact event, which samples and refines the depth alone.
+pub fn deepest_depth_seeded(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3, seed: Option<DepthFeatures>) -> Option<(Real, DepthFeatures)> {
+    deepest::<DepthAlone>(a, pose_a, b, pose_b, seed)
+}
+
+/// What a search for the deepest features measures of a pair of convex features: each
+/// given as a support map and its pose, and as a [`Part`] in the world.
+trait Measure {
+    type Found: Copy;
+    fn depth(found: &Self::Found) -> Real;
+    fn measure(a: (&dyn SupportMap, &Isometry3, &Part), b: (&dyn SupportMap, &Isometry3, &Part)) -> Option<Self::Found>;
+}
+
+/// The depth, its direction and points: EPA ([`penetration_depth`]).
+struct WithDirection;
+
+impl Measure for WithDirection {
+    type Found = Penetration;
+    fn depth(found: &Penetration) -> Real {
+        found.depth
+    }
+    fn measure((sa, pose_a, _): (&dyn SupportMap, &Isometry3, &Part), (sb, pose_b, _): (&dyn SupportMap, &Isometry3, &Part)) -> Option<Penetration> {
+        penetration_depth(sa, pose_a, sb, pose_b)
+    }
+}
+
+/// The depth alone: of two polytopes in closed form, else EPA's.
+struct DepthAlone;
+
+impl Measure for DepthAlone {
+    type Found = Real;
+    fn depth(found: &Real) -> Real {
+        *found
+    }
+    fn measure((sa, pose_a, part_a): (&dyn SupportMap, &Isometry3, &Part), (sb, pose_b, part_b): (&dyn SupportMap, &Isometry3, &Part)) -> Option<Real> {
+        if part_a.is_polytope() && part_b.is_polytope() {
+            let depth = polytope_depth(part_a, part_b);
+            return (depth >= 0.0).then_some(depth);
+        }
+        penetration_depth(sa, pose_a, sb, pose_b).map(|p| p.depth)
+    }
+}
+
+fn deepest<M: Measure>(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3, seed: Option<DepthFeatures>) -> Option<(M::Found, DepthFeatures)> {
     let features = |a, b| DepthFeatures { a, b };
     // The seed's depth (where it is one), with the features it names.
-    let seeded = || seed.and_then(|f| Some((features_penetration(a, pose_a, b, pose_b, f).filter(|p| p.depth > 0.0)?, f)));
+    let seeded = || seed.and_then(|f| Some((features_measured::<M>(a, pose_a, b, pose_b, f).filter(|p| M::depth(p) > 0.0)?, f)));
     match (a, b) {
         (Shape::VoxelMap(_), _) | (_, Shape::VoxelMap(_)) => None,
         (Shape::TriMesh(ma), Shape::TriMesh(mb)) => {
             let seeded = seeded().and_then(|(p, f)| Some((p, (f.a?, f.b?))));
-            let pairs = triangle_pairs_meeting(ma, pose_a, mb, pose_b, seeded.map_or(0.0, |s| s.0.depth));
+            let pairs = triangle_pairs_meeting(ma, pose_a, mb, pose_b, found_depth::<M, _>(&seeded));
             // Each triangle placed in the world once, however many pairs it is in.
             let (placed_a, placed_b) =
                 (PlacedTriangles::new(ma, pose_a, pairs.iter().map(|p| p.0)), PlacedTriangles::new(mb, pose_b, pairs.iter().map(|p| p.1)));
             let candidates = pairs.into_iter().map(|(ta, tb)| (face_overlap_bound(placed_a.get(ta), placed_b.get(tb)), (ta, tb))).collect();
             let bound = |(ta, tb): (u32, u32)| overlap_bound(placed_a.get(ta), placed_b.get(tb));
-            let depth = |(ta, tb): (u32, u32)| penetration_depth(&TriangleShape(&ma.triangle(ta)), pose_a, &TriangleShape(&mb.triangle(tb)), pose_b);
-            deepest_by_bound(candidates, bound, depth, seeded).map(|(p, (ta, tb))| (p, features(Some(ta), Some(tb))))
+            let depth = |(ta, tb): (u32, u32)| {
+                let (tri_a, tri_b) = (ma.triangle(ta), mb.triangle(tb));
+                M::measure((&TriangleShape(&tri_a), pose_a, placed_a.get(ta)), (&TriangleShape(&tri_b), pose_b, placed_b.get(tb)))
+            };
+            deepest_by_bound::<M, _>(candidates, bound, depth, seeded).map(|(p, (ta, tb))| (p, features(Some(ta), Some(tb))))
         }
         (Shape::TriMesh(m), convex) => {
             let (sb, part_b) = (convex.as_support_map()?, Part::convex(convex, pose_b)?);
             let seeded = seeded().and_then(|(p, f)| Some((p, f.a?)));
-            let candidates = triangles_meeting(m, pose_a, &convex.local_obb(), pose_b, seeded.map_or(0.0, |s| s.0.depth))
+            let candidates = triangles_meeting(m, pose_a, &convex.local_obb(), pose_b, found_depth::<M, _>(&seeded))
                 .into_iter()
                 .map(|t| (face_overlap_bound(&placed_triangle(m, pose_a, t), &part_b), t))
                 .collect();
             let bound = |t: u32| overlap_bound(&placed_triangle(m, pose_a, t), &part_b);
-            deepest_by_bound(candidates, bound, |t| penetration_depth(&TriangleShape(&m.triangle(t)), pose_a, sb, pose_b), seeded)
-                .map(|(p, t)| (p, features(Some(t), None)))
+            let depth = |t: u32| M::measure((&TriangleShape(&m.triangle(t)), pose_a, &placed_triangle(m, pose_a, t)), (sb, pose_b, &part_b));
+            deepest_by_bound::<M, _>(candidates, bound, depth, seeded).map(|(p, t)| (p, features(Some(t), None)))
         }
         (convex, Shape::TriMesh(m)) => {
             let (sa, part_a) = (convex.as_support_map()?, Part::convex(convex, pose_a)?);
             let seeded = seeded().and_then(|(p, f)| Some((p, f.b?)));
-            let candidates = triangles_meeting(m, pose_b, &convex.local_obb(), pose_a, seeded.map_or(0.0, |s| s.0.depth))
+            let candidates = triangles_meeting(m, pose_b, &convex.local_obb(), pose_a, found_depth::<M, _>(&seeded))
                 .into_iter()
                 .map(|t| (face_overlap_bound(&part_a, &placed_triangle(m, pose_b, t)), t))
                 .collect();
             let bound = |t: u32| overlap_bound(&part_a, &placed_triangle(m, pose_b, t));
-            deepest_by_bound(candidates, bound, |t| penetration_depth(sa, pose_a, &TriangleShape(&m.triangle(t)), pose_b), seeded)
-                .map(|(p, t)| (p, features(None, Some(t))))
+            let depth = |t: u32| M::measure((sa, pose_a, &part_a), (&TriangleShape(&m.triangle(t)), pose_b, &placed_triangle(m, pose_b, t)));
+            deepest_by_bound::<M, _>(candidates, bound, depth, seeded).map(|(p, t)| (p, features(None, Some(t))))
         }
-        (ca, cb) => Some((penetration_depth(ca.as_support_map()?, pose_a, cb.as_support_map()?, pose_b)?, features(None, None))),
+        (ca, cb) => {
+            let found = M::measure((ca.as_support_map()?, pose_a, &Part::convex(ca, pose_a)?), (cb.as_support_map()?, pose_b, &Part::convex(cb, pose_b)?))?;
+            Some((found, features(None, None)))
+        }
     }
 }
 
@@ -122,24 +178,28 @@ impl PlacedTriangles {
 /// upper bound of its depth and what names it: in the order of those bounds, while one
 /// is above the deepest found, a candidate whose tighter `bound` is above it too is
 /// measured by `depth`.
-fn deepest_by_bound<T: Copy>(
+/// The depth of what was found, 0 for nothing.
+fn found_depth<M: Measure, T>(found: &Option<(M::Found, T)>) -> Real {
+    found.as_ref().map_or(0.0, |f| M::depth(&f.0))
+}
+
+fn deepest_by_bound<M: Measure, T: Copy>(
     mut candidates: Vec<(Real, T)>,
     bound: impl Fn(T) -> Real,
-    mut depth: impl FnMut(T) -> Option<Penetration>,
-    seed: Option<(Penetration, T)>,
-) -> Option<(Penetration, T)> {
+    mut depth: impl FnMut(T) -> Option<M::Found>,
+    seed: Option<(M::Found, T)>,
+) -> Option<(M::Found, T)> {
     candidates.sort_by(|x, y| y.0.total_cmp(&x.0));
-    let mut deepest: Option<(Penetration, T)> = seed;
-    let deepest_depth = |deepest: &Option<(Penetration, T)>| deepest.as_ref().map_or(0.0, |d| d.0.depth);
+    let mut deepest: Option<(M::Found, T)> = seed;
     for (cheap, item) in candidates {
-        if cheap <= deepest_depth(&deepest) {
+        if cheap <= found_depth::<M, _>(&deepest) {
             break;
         }
-        if bound(item) <= deepest_depth(&deepest) {
+        if bound(item) <= found_depth::<M, _>(&deepest) {
             continue;
         }
         if let Some(p) = depth(item)
-            && deepest.as_ref().is_none_or(|d| p.depth > d.0.depth)
+            && deepest.as_ref().is_none_or(|d| M::depth(&p) > M::depth(&d.0))
         {
             deepest = Some((p, item));
         }
@@ -151,15 +211,32 @@ fn deepest_by_bound<T: Copy>(
 /// shape whole (at most the shapes' depth, and equal to it where the features are the
 /// deepest); `None` when they do not intersect, or the features do not fit the shapes.
 pub fn features_penetration(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3, features: DepthFeatures) -> Option<Penetration> {
+    features_measured::<WithDirection>(a, pose_a, b, pose_b, features)
+}
+
+/// [`features_penetration`]'s depth alone (of two polytopes in closed form, as
+/// [`deepest_depth_seeded`] measures it).
+pub fn features_depth(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3, features: DepthFeatures) -> Option<Real> {
+    features_measured::<DepthAlone>(a, pose_a, b, pose_b, features)
+}
+
+fn features_measured<M: Measure>(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3, features: DepthFeatures) -> Option<M::Found> {
     let triangle = |shape: &Shape, t: Option<u32>| match (shape, t) {
         (Shape::TriMesh(m), Some(t)) if (t as usize) < m.triangle_indices().len() => Some(m.triangle(t)),
         _ => None,
     };
+    let placed = |t: &Triangle, pose: &Isometry3| Part::Triangle(t.map(|p| pose * p));
     match (triangle(a, features.a), triangle(b, features.b)) {
-        (Some(ta), Some(tb)) => penetration_depth(&TriangleShape(&ta), pose_a, &TriangleShape(&tb), pose_b),
-        (Some(ta), None) if features.b.is_none() => penetration_depth(&TriangleShape(&ta), pose_a, b.as_support_map()?, pose_b),
-        (None, Some(tb)) if features.a.is_none() => penetration_depth(a.as_support_map()?, pose_a, &TriangleShape(&tb), pose_b),
-        (None, None) if features == (DepthFeatures { a: None, b: None }) => penetration_depth(a.as_support_map()?, pose_a, b.as_support_map()?, pose_b),
+        (Some(ta), Some(tb)) => M::measure((&TriangleShape(&ta), pose_a, &placed(&ta, pose_a)), (&TriangleShape(&tb), pose_b, &placed(&tb, pose_b))),
+        (Some(ta), None) if features.b.is_none() => {
+            M::measure((&TriangleShape(&ta), pose_a, &placed(&ta, pose_a)), (b.as_support_map()?, pose_b, &Part::convex(b, pose_b)?))
+        }
+        (None, Some(tb)) if features.a.is_none() => {
+            M::measure((a.as_support_map()?, pose_a, &Part::convex(a, pose_a)?), (&TriangleShape(&tb), pose_b, &placed(&tb, pose_b)))
+        }
+        (None, None) if features == (DepthFeatures { a: None, b: None }) => {
+            M::measure((a.as_support_map()?, pose_a, &Part::convex(a, pose_a)?), (b.as_support_map()?, pose_b, &Part::convex(b, pose_b)?))
+        }
         _ => None,
     }
 }
@@ -313,6 +390,10 @@ mod tests {
                             );
                             let named = features_penetration(a, pa, b, pb, features).map(|p| p.depth);
                             assert_eq!(named, Some(p.depth), "case {case}: the named triangles");
+                            // The depth alone (in closed form where both are polytopes).
+                            let (alone, alone_features) = deepest_depth_seeded(a, pa, b, pb, seed).expect("a depth alone as well");
+                            assert!((alone - depth).abs() <= 1e-9 * (1.0 + depth), "case {case}, seed {seed:?}: the depth alone {alone} against {depth}");
+                            assert_eq!(features_depth(a, pa, b, pb, alone_features), Some(alone), "case {case}: the depth alone's triangles");
                             compared += 1;
                             meshes_both += matches!(other, Shape::TriMesh(_)) as usize;
                             let seed_depth = seed.and_then(|f| features_penetration(a, pa, b, pb, f)).map_or(0.0, |p| p.depth);
