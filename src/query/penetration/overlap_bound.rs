@@ -33,12 +33,22 @@ impl<'a> Part<'a> {
         }
     }
 
-    /// The largest of `x . n` over the part.
-    fn extent(&self, n: &Vector3) -> Real {
+    /// The least and the largest of `x . n` over the part (the least as the negated
+    /// largest along `-n`, to the bit).
+    fn projection(&self, n: &Vector3) -> (Real, Real) {
         match self {
-            Part::Triangle(t) => t.iter().map(|p| p.coords.dot(n)).fold(Real::NEG_INFINITY, Real::max),
-            Part::Box(center, axes, half) => center.coords.dot(n) + half.dot(&axes.tr_mul(n).abs()),
-            Part::Convex(shape, pose) => (*pose * shape.support(&pose.rotation.inverse_transform_vector(n))).coords.dot(n),
+            Part::Triangle(t) => {
+                let dots = t.map(|p| p.coords.dot(n));
+                (dots[0].min(dots[1]).min(dots[2]), dots[0].max(dots[1]).max(dots[2]))
+            }
+            Part::Box(center, axes, half) => {
+                let (middle, reach) = (center.coords.dot(n), half.dot(&axes.tr_mul(n).abs()));
+                (middle - reach, middle + reach)
+            }
+            Part::Convex(shape, pose) => {
+                let extent = |d: &Vector3| (*pose * shape.support(&pose.rotation.inverse_transform_vector(d))).coords.dot(d);
+                (-extent(&-n), extent(n))
+            }
         }
     }
 
@@ -122,7 +132,8 @@ fn least_overlap(a: &Part, b: &Part, axes: impl Iterator<Item = Vector3>) -> Rea
             continue;
         }
         let n = axis / length;
-        let overlap = (a.extent(&n) + b.extent(&-n)).min(a.extent(&-n) + b.extent(&n));
+        let ((least_a, most_a), (least_b, most_b)) = (a.projection(&n), b.projection(&n));
+        let overlap = (most_a - least_b).min(most_b - least_a);
         least = least.min(overlap);
     }
     least

@@ -252,7 +252,7 @@ fn triangles_meeting(mesh: &TriMesh, pose: &Isometry3, other: &Obb, pose_other: 
     let mut stack = if nodes.is_empty() { Vec::new() } else { vec![0u32] };
     while let Some(i) = stack.pop() {
         let node = &nodes[i as usize];
-        if node.obb.face_overlap_placed(&other).is_none_or(|overlap| overlap <= above) {
+        if !node.obb.face_overlap_exceeds(&other, above) {
             continue;
         }
         match node.content {
@@ -273,7 +273,7 @@ fn triangle_pairs_meeting(ma: &TriMesh, pose_a: &Isometry3, mb: &TriMesh, pose_b
     let mut stack = if nodes_a.is_empty() || nodes_b.is_empty() { Vec::new() } else { vec![(0u32, 0u32)] };
     while let Some((i, j)) = stack.pop() {
         let (na, nb) = (&nodes_a[i as usize], &nodes_b[j as usize]);
-        if na.obb.face_overlap_placed(&nb.obb.placed_by(&rotation, &translation)).is_none_or(|overlap| overlap <= above) {
+        if !na.obb.face_overlap_exceeds(&nb.obb.placed_by(&rotation, &translation), above) {
             continue;
         }
         match (na.content, nb.content) {
