@@ -4,7 +4,9 @@
 //! penetration), descending the OBB tree only where its boxes meet the other's box, and
 //! giving EPA only the triangles whose [`overlap_bound`] can beat the deepest found; where
 //! a voxel map is involved, the largest depth over its cubes that meet the other shape
-//! ([`super::voxel_map_depth`]).
+//! ([`super::voxel_map_depth`]). Where the depth alone is asked for (an event's deepest
+//! instant, [`deepest_depth_seeded`]), two polytope features (a triangle against a box
+//! or another triangle) are measured in closed form instead of by EPA.
 use super::overlap_bound::{Part, face_overlap_bound, overlap_bound, polytope_depth};
 use super::voxel_map_depth::voxel_map_penetration;
 use super::{Penetration, penetration_depth};
@@ -174,15 +176,15 @@ impl PlacedTriangles {
     }
 }
 
-/// The deepest of the candidates (and of `seed`, measured before), each with a cheap
-/// upper bound of its depth and what names it: in the order of those bounds, while one
-/// is above the deepest found, a candidate whose tighter `bound` is above it too is
-/// measured by `depth`.
 /// The depth of what was found, 0 for nothing.
 fn found_depth<M: Measure, T>(found: &Option<(M::Found, T)>) -> Real {
     found.as_ref().map_or(0.0, |f| M::depth(&f.0))
 }
 
+/// The deepest of the candidates (and of `seed`, measured before), each with a cheap
+/// upper bound of its depth and what names it: in the order of those bounds, while one
+/// is above the deepest found, a candidate whose tighter `bound` is above it too is
+/// measured by `depth`.
 fn deepest_by_bound<M: Measure, T: Copy>(
     mut candidates: Vec<(Real, T)>,
     bound: impl Fn(T) -> Real,
