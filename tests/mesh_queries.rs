@@ -133,3 +133,39 @@ fn witnessed_intersection_answers_as_the_plain_test_along_a_march() {
         }
     }
 }
+
+/// Marches through the inside of another solid and out: a small mesh across a large box
+/// and a large closed mesh, a small ball and box across a large closed mesh (both ways
+/// round). The answer is the plain test's at every sample, entering, held, and leaving.
+/// Inside a closed mesh no surfaces meet, and the witness is the containment, tried
+/// first for a good part of the march; inside a box, a triangle of the small mesh meets
+/// the solid box and stays the witness.
+#[test]
+fn witnessed_intersection_answers_as_the_plain_test_through_a_containment() {
+    let small_mesh = mesh(0.05);
+    let big_box = Shape::Cuboid(Cuboid { half_extents: Vector3::new(0.5, 0.3, 0.4) });
+    let big_mesh = mesh(0.4);
+    let small_ball = Shape::Ball(Ball { radius: 0.04 });
+    let small_box = Shape::Cuboid(Cuboid { half_extents: Vector3::new(0.05, 0.03, 0.04) });
+    let marches: [(&Shape, &Shape, bool); 4] =
+        [(&small_mesh, &big_box, false), (&small_mesh, &big_mesh, true), (&small_ball, &big_mesh, true), (&small_box, &big_mesh, true)];
+    for (moving, still_shape, held_by_a_mesh) in marches {
+        for moving_first in [true, false] {
+            let mut witness = TouchWitness::Unknown;
+            let (mut touching, mut free, mut held) = (0, 0, 0);
+            for k in 0..=400 {
+                let s = k as f64 / 400.0;
+                let pose = Isometry3::new(Vector3::new(-1.2 + 2.4 * s, 0.05 * (6.0 * s).sin(), 0.02), Vector3::new(0.3, 2.0 * s, 0.7 * s));
+                let still = Isometry3::new(Vector3::new(0.03, -0.02, 0.0), Vector3::new(0.0, 0.1, 0.2));
+                let (a, pa, b, pb) = if moving_first { (moving, pose, still_shape, still) } else { (still_shape, still, moving, pose) };
+                let plain = intersection_point(a, &pa, b, &pb).is_some();
+                held += (witness == TouchWitness::Contained) as usize;
+                let marching = intersection_point_witnessed(a, &pa, b, &pb, &mut witness).is_some();
+                assert_eq!(marching, plain, "sample {k}, moving {moving:?} (first: {moving_first}): witness {witness:?}");
+                if plain { touching += 1 } else { free += 1 }
+            }
+            assert!(touching > 50 && free > 50, "{touching} touching, {free} free");
+            assert_eq!(held > 50, held_by_a_mesh, "{held} samples with the containment as witness");
+        }
+    }
+}

@@ -1,11 +1,14 @@
 //! Intersection along a march: a motion sampled step by step meets the same triangles
 //! sample after sample, so the triangle (or triangle pair) that touched last is tested
 //! first (the same exact leaf test), and the whole descent runs only where it no longer
-//! touches. Whether the shapes touch is answered as [`super::intersection_point`]
-//! answers it, the witness or not: a witness that touches proves contact, one that does
-//! not proves nothing. The common point may be another one than the descent's.
-use super::mesh_convex::mesh_convex_touch;
-use super::mesh_mesh::mesh_mesh_touch;
+//! touches. Where one solid held the other last time (a link deep inside a box, no
+//! surface meeting the other), the containment test comes first: the descent would walk
+//! every node to find no surface and end in the same test. Whether the shapes touch is
+//! answered as [`super::intersection_point`] answers it, the witness or not: a witness
+//! that touches (or holds) proves contact, one that does not proves nothing. The common
+//! point may be another one than the descent's.
+use super::mesh_convex::{mesh_convex_containment, mesh_convex_touch};
+use super::mesh_mesh::{mesh_mesh_containment, mesh_mesh_touch};
 use super::{intersection_point, triangle_convex_intersection};
 use crate::math::{Isometry3, Point3};
 use crate::query::triangle_triangle::triangles_intersect;
@@ -21,6 +24,20 @@ pub enum TouchWitness {
     Triangle(u32),
     /// A triangle of the first mesh and one of the second.
     TrianglePair(u32, u32),
+    /// One solid held the other, no surfaces meeting.
+    Contained,
+}
+
+impl TouchWitness {
+    /// What a descent found: the triangles that touch, else (touching with none) a
+    /// containment.
+    fn found<T>(point: Option<Point3>, touched: Option<Option<T>>, triangles: impl FnOnce(T) -> Self) -> Self {
+        match (point, touched.flatten()) {
+            (_, Some(t)) => triangles(t),
+            (Some(_), None) => TouchWitness::Contained,
+            (None, None) => TouchWitness::Unknown,
+        }
+    }
 }
 
 /// A world point shared by both shapes if they intersect (exactly when
@@ -36,8 +53,13 @@ pub fn intersection_point_witnessed(a: &Shape, pose_a: &Isometry3, b: &Shape, po
             {
                 return Some(pose_a * p);
             }
+            if *witness == TouchWitness::Contained
+                && let Some(p) = mesh_mesh_containment(ma, pose_a, mb, pose_b)
+            {
+                return Some(p);
+            }
             let (point, touched) = mesh_mesh_touch(ma, pose_a, mb, pose_b).unzip();
-            *witness = touched.flatten().map_or(TouchWitness::Unknown, |(ta, tb)| TouchWitness::TrianglePair(ta, tb));
+            *witness = TouchWitness::found(point, touched, |(ta, tb)| TouchWitness::TrianglePair(ta, tb));
             point
         }
         (Shape::TriMesh(m), convex) | (convex, Shape::TriMesh(m)) if !matches!(convex, Shape::VoxelMap(_)) => {
@@ -48,8 +70,13 @@ pub fn intersection_point_witnessed(a: &Shape, pose_a: &Isometry3, b: &Shape, po
             {
                 return Some(pose_mesh * p);
             }
+            if *witness == TouchWitness::Contained
+                && let Some(p) = mesh_convex_containment(m, pose_mesh, convex, pose_convex)
+            {
+                return Some(p);
+            }
             let (point, touched) = mesh_convex_touch(m, pose_mesh, convex, pose_convex).unzip();
-            *witness = touched.flatten().map_or(TouchWitness::Unknown, TouchWitness::Triangle);
+            *witness = TouchWitness::found(point, touched, TouchWitness::Triangle);
             point
         }
         _ => intersection_point(a, pose_a, b, pose_b),
