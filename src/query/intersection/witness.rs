@@ -1,9 +1,11 @@
 //! Intersection along a march: a motion sampled step by step meets the same triangles
 //! sample after sample, so the triangle (or triangle pair) that touched last is tested
 //! first (the same exact leaf test), and the whole descent runs only where it no longer
-//! touches. Where one solid held the other last time (a link deep inside a box, no
-//! surface meeting the other), the containment test comes first: the descent would walk
-//! every node to find no surface and end in the same test. Whether the shapes touch is
+//! touches. Where one solid held the other last time with no surfaces meeting (an
+//! obstacle inside a link's closed mesh, or one mesh inside another; a mesh inside a
+//! primitive has a triangle meeting the solid primitive as its witness), the
+//! containment test comes first: the descent would walk every node to find no surface
+//! and end in the same test. Whether the shapes touch is
 //! answered as [`super::intersection_point`] answers it, the witness or not: a witness
 //! that touches (or holds) proves contact, one that does not proves nothing. The common
 //! point may be another one than the descent's.
