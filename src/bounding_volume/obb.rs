@@ -58,6 +58,20 @@ impl Obb {
     /// translational depth (a translation along an axis by the projections' overlap
     /// separates them), and so of the depth of anything inside them. Errs only upwards.
     pub fn face_overlap_placed(&self, other: &Obb) -> Option<Real> {
+        self.face_overlap_beyond(other, None)
+    }
+
+    /// `self.face_overlap_placed(other).is_some_and(|overlap| overlap > above)`, told
+    /// sooner: a face axis whose overlap is not above `above` ends the test before the
+    /// edge axes (a walk for what may be deeper than `above` drops most pairs so).
+    pub fn face_overlap_exceeds(&self, other: &Obb, above: Real) -> bool {
+        self.face_overlap_beyond(other, Some(above)).is_some()
+    }
+
+    /// [`Self::face_overlap_placed`], and with `above`, `None` as soon as a face axis's
+    /// overlap (raised as the least one is) is not above it: the least overlap is then
+    /// not above it either.
+    fn face_overlap_beyond(&self, other: &Obb, above: Option<Real>) -> Option<Real> {
         // Rotation and translation of `other` in the coordinates of this box's axes.
         let r = self.axes.tr_mul(&other.axes);
         let t = self.axes.tr_mul(&(other.center - self.center));
@@ -65,12 +79,15 @@ impl Obb {
         let a = &self.half_extents;
         let b = &other.half_extents;
         let slack = 1e-12 * (1.0 + t.amax() + a.amax() + b.amax());
+        let raise = |overlap: Real| overlap * (1.0 + 1e-12);
+        // Whether a face axis's `gap` (negative: an overlap) leaves the boxes worth testing on.
+        let open = |gap: Real| gap <= 0.0 && above.is_none_or(|above| raise(-gap) > above);
         let mut overlap = Real::INFINITY;
 
         for i in 0..3 {
             let rb = b.dot(&abs_r.row(i).transpose());
             let gap = t[i].abs() - (a[i] + rb + slack);
-            if gap > 0.0 {
+            if !open(gap) {
                 return None;
             }
             overlap = overlap.min(-gap);
@@ -79,7 +96,7 @@ impl Obb {
             let ra = a.dot(&abs_r.column(j));
             let proj = t.dot(&r.column(j));
             let gap = proj.abs() - (ra + b[j] + slack);
-            if gap > 0.0 {
+            if !open(gap) {
                 return None;
             }
             overlap = overlap.min(-gap);
@@ -96,44 +113,7 @@ impl Obb {
                 }
             }
         }
-        Some(overlap * (1.0 + 1e-12))
-    }
-
-    /// `self.face_overlap_placed(other).is_some_and(|overlap| overlap > above)`, told
-    /// sooner: a face axis whose overlap is not above `above` ends the test before the
-    /// edge axes (a walk for what may be deeper than `above` drops most pairs so).
-    pub fn face_overlap_exceeds(&self, other: &Obb, above: Real) -> bool {
-        let r = self.axes.tr_mul(&other.axes);
-        let t = self.axes.tr_mul(&(other.center - self.center));
-        let abs_r = r.abs().add_scalar(PARALLEL_EPSILON);
-        let a = &self.half_extents;
-        let b = &other.half_extents;
-        let slack = 1e-12 * (1.0 + t.amax() + a.amax() + b.amax());
-        // Each face axis's overlap, raised as `face_overlap_placed` raises the least.
-        let exceeds = |gap: Real| gap <= 0.0 && -gap * (1.0 + 1e-12) > above;
-        for i in 0..3 {
-            if !exceeds(t[i].abs() - (a[i] + b.dot(&abs_r.row(i).transpose()) + slack)) {
-                return false;
-            }
-        }
-        for j in 0..3 {
-            if !exceeds(t.dot(&r.column(j)).abs() - (a.dot(&abs_r.column(j)) + b[j] + slack)) {
-                return false;
-            }
-        }
-        for i in 0..3 {
-            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-            for j in 0..3 {
-                let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-                let ra = a[i1] * abs_r[(i2, j)] + a[i2] * abs_r[(i1, j)];
-                let rb = b[j1] * abs_r[(i, j2)] + b[j2] * abs_r[(i, j1)];
-                let proj = t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)];
-                if proj.abs() > ra + rb + slack {
-                    return false;
-                }
-            }
-        }
-        true
+        Some(raise(overlap))
     }
 
     /// The box's own frame: its centre and axes as a rigid pose.

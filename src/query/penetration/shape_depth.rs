@@ -67,6 +67,9 @@ pub fn deepest_depth_seeded(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &I
 /// given as a support map and its pose, and as a [`Part`] in the world.
 trait Measure {
     type Found: Copy;
+    /// Whether two polytopes are measured by their [`polytope_depth`], the very number
+    /// [`overlap_bound`] raises: then the bound is not worth taking before the measure.
+    const POLYTOPES_IN_CLOSED_FORM: bool;
     fn depth(found: &Self::Found) -> Real;
     fn measure(a: (&dyn SupportMap, &Isometry3, &Part), b: (&dyn SupportMap, &Isometry3, &Part)) -> Option<Self::Found>;
 }
@@ -76,6 +79,7 @@ struct WithDirection;
 
 impl Measure for WithDirection {
     type Found = Penetration;
+    const POLYTOPES_IN_CLOSED_FORM: bool = false;
     fn depth(found: &Penetration) -> Real {
         found.depth
     }
@@ -89,6 +93,7 @@ struct DepthAlone;
 
 impl Measure for DepthAlone {
     type Found = Real;
+    const POLYTOPES_IN_CLOSED_FORM: bool = true;
     fn depth(found: &Real) -> Real {
         *found
     }
@@ -114,7 +119,7 @@ fn deepest<M: Measure>(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isomet
             let (placed_a, placed_b) =
                 (PlacedTriangles::new(ma, pose_a, pairs.iter().map(|p| p.0)), PlacedTriangles::new(mb, pose_b, pairs.iter().map(|p| p.1)));
             let candidates = pairs.into_iter().map(|(ta, tb)| (face_overlap_bound(placed_a.get(ta), placed_b.get(tb)), (ta, tb))).collect();
-            let bound = |(ta, tb): (u32, u32)| overlap_bound(placed_a.get(ta), placed_b.get(tb));
+            let bound = |(ta, tb): (u32, u32)| bound_before::<M>(placed_a.get(ta), placed_b.get(tb));
             let depth = |(ta, tb): (u32, u32)| {
                 let (tri_a, tri_b) = (ma.triangle(ta), mb.triangle(tb));
                 M::measure((&TriangleShape(&tri_a), pose_a, placed_a.get(ta)), (&TriangleShape(&tri_b), pose_b, placed_b.get(tb)))
@@ -128,7 +133,7 @@ fn deepest<M: Measure>(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isomet
                 .into_iter()
                 .map(|t| (face_overlap_bound(&placed_triangle(m, pose_a, t), &part_b), t))
                 .collect();
-            let bound = |t: u32| overlap_bound(&placed_triangle(m, pose_a, t), &part_b);
+            let bound = |t: u32| bound_before::<M>(&placed_triangle(m, pose_a, t), &part_b);
             let depth = |t: u32| M::measure((&TriangleShape(&m.triangle(t)), pose_a, &placed_triangle(m, pose_a, t)), (sb, pose_b, &part_b));
             deepest_by_bound::<M, _>(candidates, bound, depth, seeded).map(|(p, t)| (p, features(Some(t), None)))
         }
@@ -139,7 +144,7 @@ fn deepest<M: Measure>(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isomet
                 .into_iter()
                 .map(|t| (face_overlap_bound(&part_a, &placed_triangle(m, pose_b, t)), t))
                 .collect();
-            let bound = |t: u32| overlap_bound(&part_a, &placed_triangle(m, pose_b, t));
+            let bound = |t: u32| bound_before::<M>(&part_a, &placed_triangle(m, pose_b, t));
             let depth = |t: u32| M::measure((sa, pose_a, &part_a), (&TriangleShape(&m.triangle(t)), pose_b, &placed_triangle(m, pose_b, t)));
             deepest_by_bound::<M, _>(candidates, bound, depth, seeded).map(|(p, t)| (p, features(None, Some(t))))
         }
@@ -173,6 +178,18 @@ impl PlacedTriangles {
 
     fn get(&self, t: u32) -> &Part<'static> {
         &self.parts[self.ids.binary_search(&t).expect("a triangle of the pairs placed")]
+    }
+}
+
+/// The [`overlap_bound`] of two candidate features, which spares the measure of those
+/// that cannot be the deepest; infinite (no bound taken) where the measure would compute
+/// the same overlaps ([`Measure::POLYTOPES_IN_CLOSED_FORM`]): a candidate whose bound
+/// is not above the deepest found has a depth below it, which the measure would not
+/// take either.
+fn bound_before<M: Measure>(a: &Part, b: &Part) -> Real {
+    match M::POLYTOPES_IN_CLOSED_FORM && a.is_polytope() && b.is_polytope() {
+        true => Real::INFINITY,
+        false => overlap_bound(a, b),
     }
 }
 
