@@ -30,7 +30,7 @@ mod panda_scene;
 
 use ccd_guard::check::sampled::{SampledOptions, check_sampled};
 use ccd_guard::check::{CheckInput, CheckOptions, Verdict, check_trajectory};
-use ccd_guard::clearance::{ClearanceOptions, min_clearance};
+use ccd_guard::clearance::{ClearanceOptions, ClearanceSearch, min_clearance};
 use ccd_guard::collision::{CollisionWorld, StateChecker};
 use ccd_guard::motion::{JointMotion, Trajectory, TrajectoryPoint};
 use ccd_guard::robot::resources::ResourceResolver;
@@ -328,6 +328,17 @@ fn breakdown(all: &[Case]) {
         let t = now();
         let split = split_clearance(w, m, &whole_report);
         let t_split = ms(t);
+        // Each of the two searches alone (on two cores they run side by side: the
+        // larger sets the wall time).
+        let (to_world, to_self): (Vec<_>, Vec<_>) =
+            checked_element_pairs(w).into_iter().partition(|&(_, b)| matches!(w.elements[b].body, ccd_guard::collision::Body::Obstacle(_)));
+        let alone = |pairs: Vec<(usize, usize)>| {
+            let search = ClearanceSearch::with_pairs(w, pairs);
+            let t = now();
+            let _ = search.min_clearance(m, &whole_report);
+            ms(t)
+        };
+        let (t_world, t_self) = (alone(to_world), alone(to_self));
         let t = now();
         let ws = split.world.as_ref().map(|x| (x.cells, x.evaluations, x.exact_distances, x.closest.distance));
         let ss = split.self_collision.as_ref().map(|x| (x.cells, x.evaluations, x.exact_distances, x.closest.distance));
@@ -356,7 +367,7 @@ fn breakdown(all: &[Case]) {
             print!("{}", r.stats.to_text());
         }
         println!(
-            "{i} {} {} {} points {} | first-only pairs apart {t_near:.2} ({} pairs) | clearance {t_split:.2} (world, self: cells, measured, exact, minimum {ws:?} {ss:?}) | pipeline {t_pipe:.2} ({} contacts) | certifier {t_cert:.2} | depths {t_depth:.2} | pairs apart {} of {}",
+            "{i} {} {} {} points {} | first-only pairs apart {t_near:.2} ({} pairs) | clearance {t_split:.2} (alone: world {t_world:.2} self {t_self:.2}; world, self: cells, measured, exact, minimum {ws:?} {ss:?}) | pipeline {t_pipe:.2} ({} contacts) | certifier {t_cert:.2} | depths {t_depth:.2} | pairs apart {} of {}",
             c.robot,
             c.plan,
             c.kind,

@@ -169,3 +169,82 @@ fn witnessed_intersection_answers_as_the_plain_test_through_a_containment() {
         }
     }
 }
+
+/// A closed, bumpy (non-convex) sphere of `rings` x `2 rings` quads, radii jittered by
+/// up to `bump`, deterministic in `seed`.
+fn bumpy_sphere(radius: f64, bump: f64, rings: usize, seed: u64) -> TriMesh {
+    let mut state = seed;
+    let mut next = || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let around = 2 * rings;
+    let mut v = vec![Point3::new(0.0, 0.0, radius), Point3::new(0.0, 0.0, -radius)];
+    for i in 1..rings {
+        let theta = std::f64::consts::PI * i as f64 / rings as f64;
+        for j in 0..around {
+            let phi = 2.0 * std::f64::consts::PI * j as f64 / around as f64;
+            let r = radius + bump * (next() - 0.5);
+            v.push(Point3::new(r * theta.sin() * phi.cos(), r * theta.sin() * phi.sin(), r * theta.cos()));
+        }
+    }
+    let ring = |i: usize, j: usize| (2 + (i - 1) * around + j % around) as u32;
+    let mut t = Vec::new();
+    for j in 0..around {
+        t.push([0, ring(1, j), ring(1, j + 1)]);
+        t.push([1, ring(rings - 1, j + 1), ring(rings - 1, j)]);
+        for i in 1..rings - 1 {
+            t.push([ring(i, j), ring(i + 1, j), ring(i + 1, j + 1)]);
+            t.push([ring(i, j), ring(i + 1, j + 1), ring(i, j + 1)]);
+        }
+    }
+    TriMesh::new(v, t).unwrap()
+}
+
+/// The mesh distances' branch and bound prunes node pairs by lower bounds of their
+/// boxes' distance (the separating axes for two meshes and for a box, the centre's
+/// distance for a ball, GJK otherwise): every distance equals the least over all
+/// triangle pairs (GJK on each), mesh against mesh and against a box, a ball and a
+/// cylinder, at poses from touching to 20 cm apart. A bound above the true distance of
+/// its boxes would prune the closest pair and come out larger.
+#[test]
+fn mesh_distances_are_the_least_over_every_triangle_pair() {
+    use ccd_guard::query::distance::{mesh_convex_distance, mesh_mesh_distance};
+    use ccd_guard::query::gjk;
+    use ccd_guard::shape::{Cylinder, SupportMap, TriangleShape};
+    let (a, b) = (bumpy_sphere(0.2, 0.08, 10, 1), bumpy_sphere(0.12, 0.05, 8, 2));
+    let others = [
+        Shape::Cuboid(Cuboid { half_extents: Vector3::new(0.15, 0.04, 0.1) }),
+        Shape::Ball(Ball { radius: 0.07 }),
+        Shape::Cylinder(Cylinder { half_height: 0.12, radius: 0.05 }),
+    ];
+    let identity = Isometry3::identity();
+    let least = |pose: &Isometry3, other: &dyn Fn(&TriangleShape, &Isometry3) -> f64| {
+        (0..a.triangle_indices().len() as u32).map(|i| other(&TriangleShape(&a.triangle(i)), pose)).fold(f64::INFINITY, f64::min)
+    };
+    let mut state = 7u64;
+    let mut next = || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut near = 0;
+    for case in 0..60 {
+        let direction = Vector3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize();
+        let pose = Isometry3::new(direction * (0.25 + 0.3 * next()), Vector3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 6.0);
+        let brute = least(&pose, &|ta, p| {
+            (0..b.triangle_indices().len() as u32)
+                .map(|j| gjk::closest_points(ta, &identity, &TriangleShape(&b.triangle(j)), p).distance)
+                .fold(f64::INFINITY, f64::min)
+        });
+        let found = mesh_mesh_distance(&a, &identity, &b, &pose, f64::INFINITY).map_or(f64::INFINITY, |cp| cp.distance);
+        assert!((found - brute).abs() <= 1e-12, "case {case}, mesh: {found} against {brute}");
+        for other in &others {
+            let support = other.as_support_map().unwrap();
+            let brute = least(&pose, &|ta, p| gjk::closest_points(ta, &identity, support as &dyn SupportMap, p).distance);
+            let found = mesh_convex_distance(&a, &identity, other, &pose, f64::INFINITY).map_or(f64::INFINITY, |cp| cp.distance);
+            assert!((found - brute).abs() <= 1e-12, "case {case}, {other:?}: {found} against {brute}");
+            near += usize::from(brute > 0.0 && brute < 0.05);
+        }
+    }
+    assert!(near > 30, "{near} pairs within 5 cm");
+}

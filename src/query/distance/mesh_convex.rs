@@ -1,8 +1,15 @@
 //! Distance of a mesh and a convex shape: best-first branch and bound over the mesh's
-//! OBB tree, with GJK's proven lower bounds on the node boxes and exact GJK distances
-//! on the triangles.
+//! OBB tree, with proven lower bounds on the node boxes' distance to the shape (in
+//! closed form against a box or a ball, GJK's against the others) and exact GJK
+//! distances on the triangles.
+//!
+//! (The UR5's upper arm, 1,176 triangles, 0.5-5 cm from a box at 60 poses: 53.7 µs with
+//! GJK's bounds, 13.1 µs with the boxes' separation, coal 34.9 µs; from a ball, 28.4 ->
+//! 5.6 µs, coal 24.1 µs. Against a cylinder its bounding box's separation instead of
+//! GJK's bound opens more nodes: 106 -> 120 µs, so GJK stays.)
 use super::{node_bound, node_cuboid};
-use crate::math::{Isometry3, Real, Vector3};
+use crate::bounding_volume::Obb;
+use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::partitioning::NodeContent;
 use crate::query::gjk::{self, ClosestPoints};
 use crate::shape::{Shape, TriMesh, TriangleShape};
@@ -33,6 +40,7 @@ impl<T: PartialEq> Ord for Queued<T> {
 pub fn mesh_convex_distance(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &Shape, pose_convex: &Isometry3, cutoff: Real) -> Option<ClosestPoints> {
     let support = convex.as_support_map()?;
     let convex_in_mesh = pose_mesh.inv_mul(pose_convex);
+    let bound_of = NodeBound::of(convex, &convex_in_mesh);
     let nodes = mesh.obb_tree().nodes();
     let mut best: Option<ClosestPoints> = None;
     let mut best_distance = cutoff;
@@ -47,8 +55,16 @@ pub fn mesh_convex_distance(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &Shap
         match nodes[item as usize].content {
             NodeContent::Children(l, r) => {
                 for child in [l, r] {
-                    let (cuboid, frame) = node_cuboid(&nodes[child as usize].obb);
-                    if let Some((bound, plane)) = node_bound(&cuboid, &frame, support, &convex_in_mesh, &normal, best_distance) {
+                    let node = &nodes[child as usize].obb;
+                    let bounded = match &bound_of {
+                        NodeBound::Separation(obstacle) => Some((node.separation_placed(obstacle).max(0.0), Vector3::zeros())),
+                        NodeBound::FromCentre(centre, radius) => Some(((node.point_separation(centre) - radius).max(0.0), Vector3::zeros())),
+                        NodeBound::Gjk => {
+                            let (cuboid, frame) = node_cuboid(node);
+                            node_bound(&cuboid, &frame, support, &convex_in_mesh, &normal, best_distance)
+                        }
+                    };
+                    if let Some((bound, plane)) = bounded.filter(|(bound, _)| *bound < best_distance) {
                         queue.push(Reverse(Queued { bound, item: (child, plane) }));
                     }
                 }
@@ -64,4 +80,28 @@ pub fn mesh_convex_distance(mesh: &TriMesh, pose_mesh: &Isometry3, convex: &Shap
         }
     }
     best
+}
+
+/// How a node box's distance to the convex shape is bounded from below.
+enum NodeBound {
+    /// A box (in the mesh's frame): the boxes' separation on the separating axes.
+    Separation(Obb),
+    /// A ball, by its centre (in the mesh's frame) and radius: the box's distance to
+    /// the centre less the radius, exact.
+    FromCentre(Point3, Real),
+    /// Any other convex shape: GJK's proven bound on the box against it.
+    Gjk,
+}
+
+impl NodeBound {
+    fn of(convex: &Shape, convex_in_mesh: &Isometry3) -> Self {
+        let centre = Point3::from(convex_in_mesh.translation.vector);
+        match convex {
+            Shape::Cuboid(c) => {
+                NodeBound::Separation(Obb { center: centre, axes: convex_in_mesh.rotation.to_rotation_matrix().into_inner(), half_extents: c.half_extents })
+            }
+            Shape::Ball(b) => NodeBound::FromCentre(centre, b.radius),
+            _ => NodeBound::Gjk,
+        }
+    }
 }

@@ -1,9 +1,14 @@
 //! Distance of two meshes: best-first branch and bound over pairs of OBB-tree nodes,
-//! splitting the larger box, with GJK's proven lower bounds on box pairs and exact GJK
+//! splitting the larger box, with the boxes' separation on the separating axes as the
+//! proven lower bound of a node pair ([`Obb::separation_placed`]) and exact GJK
 //! distances on triangle pairs.
+//!
+//! (The UR5's upper arm and wrist, 1,176 and 702 triangles, about 4 cm apart at the 60
+//! poses of one clearance search: 2.29 ms per distance with GJK's bound on the node
+//! boxes, 0.87 ms with their separation, against 0.70 ms for coal's RSS bounds on the same
+//! poses. The separation is looser than GJK's, 8% more node pairs, and far cheaper.)
 use super::mesh_convex::Queued;
-use super::{node_bound, node_cuboid};
-use crate::math::{Isometry3, Real, Vector3};
+use crate::math::{Isometry3, Real};
 use crate::partitioning::{NodeContent, ObbNode};
 use crate::query::gjk::{self, ClosestPoints};
 use crate::shape::{TriMesh, TriangleShape};
@@ -13,15 +18,16 @@ use std::collections::BinaryHeap;
 /// The closest points (world frame) of the two meshes' triangles, if closer than `cutoff`.
 pub fn mesh_mesh_distance(a: &TriMesh, pose_a: &Isometry3, b: &TriMesh, pose_b: &Isometry3, cutoff: Real) -> Option<ClosestPoints> {
     let b_in_a = pose_a.inv_mul(pose_b);
+    let (rotation, translation) = (b_in_a.rotation.to_rotation_matrix().into_inner(), b_in_a.translation.vector);
     let (na, nb) = (a.obb_tree().nodes(), b.obb_tree().nodes());
     let mut best: Option<ClosestPoints> = None;
     let mut best_distance = cutoff;
     let mut queue = BinaryHeap::new();
     if !na.is_empty() && !nb.is_empty() {
-        queue.push(Reverse(Queued { bound: 0.0, item: (0u32, 0u32, Vector3::zeros()) }));
+        queue.push(Reverse(Queued { bound: 0.0, item: (0u32, 0u32) }));
     }
     let volume = |n: &ObbNode| n.obb.half_extents.x * n.obb.half_extents.y * n.obb.half_extents.z;
-    while let Some(Reverse(Queued { bound, item: (i, j, normal) })) = queue.pop() {
+    while let Some(Reverse(Queued { bound, item: (i, j) })) = queue.pop() {
         if bound >= best_distance {
             break;
         }
@@ -47,10 +53,10 @@ pub fn mesh_mesh_distance(a: &TriMesh, pose_a: &Isometry3, b: &TriMesh, pose_b: 
             }
         };
         for (ci, cj) in children {
-            let (box_a, frame_a) = node_cuboid(&na[ci as usize].obb);
-            let (box_b, frame_b) = node_cuboid(&nb[cj as usize].obb);
-            if let Some((bound, plane)) = node_bound(&box_a, &frame_a, &box_b, &(b_in_a * frame_b), &normal, best_distance) {
-                queue.push(Reverse(Queued { bound, item: (ci, cj, plane) }));
+            let box_b = nb[cj as usize].obb.placed_by(&rotation, &translation);
+            let bound = na[ci as usize].obb.separation_placed(&box_b).max(0.0);
+            if bound < best_distance {
+                queue.push(Reverse(Queued { bound, item: (ci, cj) }));
             }
         }
     }
