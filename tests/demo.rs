@@ -72,17 +72,29 @@ fn the_pipeline_catches_the_thin_board_and_agrees_with_coal() {
     assert!((n[0] * n[0] + n[1] * n[1] + n[2] * n[2] - 1.0).abs() < 1e-9);
 }
 
-/// The default method: the pipeline finds the contacts, the certifier proves the free
-/// trajectory free.
+/// The default method: the pipeline finds the contacts; the free trajectory, which
+/// keeps its links 2 cm from everything, is proven free by the clearance search's bounds
+/// alone (`decided_by: clearance`); where the tolerance asks for more than those bounds
+/// prove (each pair at least half the tolerance apart), the certifier decides.
 #[test]
 fn certified_verdicts_and_who_decided() {
     use ccd_guard::ccd::PipelineOptions;
     use ccd_guard::certifier::certify::CertifyOptions;
     use ccd_guard::check::certified_method::check_certified;
     let [free, collide, thin] = &CASES;
-    let check = |case| check_certified(&case_input(case).unwrap(), &PipelineOptions::default(), &CertifyOptions::default(), true).report;
-    let r = check(free);
-    assert_eq!((r.verdict, r.certified, r.decided_by), (Verdict::CollisionFree, true, Some(DecidedBy::Certifier)));
+    let check_with = |case, tolerance| {
+        check_certified(&case_input(case).unwrap(), &PipelineOptions::default(), &CertifyOptions { tolerance, ..CertifyOptions::default() }, true)
+    };
+    let check = |case| check_with(case, CertifyOptions::default().tolerance).report;
+    let outcome = check_with(free, CertifyOptions::default().tolerance);
+    let r = &outcome.report;
+    assert_eq!((r.verdict, r.certified, r.decided_by), (Verdict::CollisionFree, true, Some(DecidedBy::Clearance)));
+    let clearance = outcome.clearance.and_then(|c| c.combined()).expect("a clearance").closest.distance;
+    // A tolerance of three times the clearance: no pair is proven half of it apart, and
+    // the certifier names the pair it cannot prove free within it.
+    let r = check_with(free, 3.0 * clearance).report;
+    assert_eq!((r.verdict, r.certified, r.decided_by), (Verdict::Uncertain, false, Some(DecidedBy::Certifier)));
+    assert!(r.unproven.is_some());
     for (case, toc) in [(collide, 3.4870), (thin, 3.1405)] {
         let r = check(case);
         assert_eq!((r.verdict, r.certified, r.decided_by), (Verdict::Collision, false, Some(DecidedBy::Pipeline)));

@@ -96,12 +96,12 @@ pub fn check_certified(input: &CheckInput, options: &PipelineOptions, certify: &
     report.method = ReportMethod::Certified;
     let mut certifier_stats = CertifierStats::default();
     if result.contacts.is_empty() {
-        let (outcome, stats) = match all_apart(motion, &could_touch, &apart) {
-            true => (Ok(()), CertifierStats::default()),
-            false => certify_motion(world, motion, certify, &apart),
+        let ((outcome, stats), decided_by) = match all_apart(motion, &could_touch, &apart) {
+            true => ((Ok(()), CertifierStats::default()), DecidedBy::Clearance),
+            false => (certify_motion(world, motion, certify, &apart), DecidedBy::Certifier),
         };
         certifier_stats = stats;
-        report.decided_by = Some(DecidedBy::Certifier);
+        report.decided_by = Some(decided_by);
         match outcome {
             Ok(()) => {
                 report.verdict = Verdict::CollisionFree;

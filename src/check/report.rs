@@ -127,6 +127,10 @@ pub enum DecidedBy {
     Pipeline,
     /// The certifier proved the motion free, or named the pair it could not prove free.
     Certifier,
+    /// The clearance search proved every pair that could touch at least half the
+    /// tolerance apart over the whole motion: the motion is free on its bounds alone,
+    /// and neither the pipeline nor the certifier had a pair left to look at.
+    Clearance,
 }
 
 impl DecidedBy {
@@ -134,6 +138,7 @@ impl DecidedBy {
         match self {
             DecidedBy::Pipeline => "pipeline",
             DecidedBy::Certifier => "certifier",
+            DecidedBy::Clearance => "clearance",
         }
     }
 }

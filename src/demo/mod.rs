@@ -90,6 +90,7 @@ fn render(rows: &[(&DemoCase, Report)]) -> String {
             ("thin", "uncertain") => "MISSED: the board is thinner than one 0.01 rad step; the CCD methods catch it",
             (_, "uncertain") => "sampling never proves a motion free",
             ("thin", "collision") if r.method != ReportMethod::Sampled => "caught between two free waypoints",
+            (_, "collision_free") if r.certified && r.decided_by == Some(crate::check::DecidedBy::Clearance) => "proven free by the clearance search's bounds",
             (_, "collision_free") if r.certified => "proven free by the certifier",
             (_, "collision_free") => "no contact anywhere along the motion (not certified)",
             (_, "collision") if r.decided_by == Some(crate::check::DecidedBy::Pipeline) => "decided by the pipeline",
