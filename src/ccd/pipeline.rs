@@ -1,7 +1,7 @@
 //! The pipeline over a whole trajectory: every segment through the three stages, and
 //! the contact events (entry and exit per pair) that the report lists.
 use super::culling::Culling;
-use super::solver::{PairGroup, Solver, bisection_done};
+use super::solver::{PairGroup, SEPARATION_BISECTION_WIDTH, Solver, bisection_done};
 use super::statistics::Statistics;
 use crate::collision::{Body, CollisionWorld, StateChecker};
 use crate::math::{Isometry3, Point3, Real, Vector3};
@@ -303,7 +303,7 @@ fn time_of_separation(world: &CollisionWorld, motion: &JointMotion, link: usize,
                 let (mut lo, mut hi) = (previous, t);
                 for _ in 0..60 {
                     let mid = 0.5 * (lo + hi);
-                    if bisection_done(lo, mid, hi) {
+                    if bisection_done(lo, mid, hi, SEPARATION_BISECTION_WIDTH) {
                         break;
                     }
                     if touch_at(mid) { lo = mid } else { hi = mid }

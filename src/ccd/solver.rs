@@ -73,12 +73,18 @@ const MAP_DESCEND_RATIO: Real = 0.2;
 /// Bisection for a time of contact stops at this width (seconds, relative to the
 /// time's magnitude past 1 s): far below what a report prints or a controller acts on,
 /// and half the discrete tests of bisecting down to the last bit.
-const BISECTION_WIDTH: Real = 1e-12;
+pub const CONTACT_BISECTION_WIDTH: Real = 1e-12;
+/// Bisection for a time of separation (a contact event's end) stops at this width: a
+/// report's exit time to the nanosecond, where its entry is told to the picosecond (an
+/// exit bounds no proof: the solve after it starts from an instant the discrete test
+/// finds free).
+pub const SEPARATION_BISECTION_WIDTH: Real = 1e-9;
 
 /// Whether a bisection of `[lo, hi]` for a time of contact or separation is done: at
-/// `BISECTION_WIDTH`, or where the middle `mid` is no longer strictly inside.
-pub fn bisection_done(lo: Real, mid: Real, hi: Real) -> bool {
-    mid <= lo || mid >= hi || hi - lo <= BISECTION_WIDTH * (1.0 + hi.abs())
+/// `width` (relative to the time's magnitude past 1 s, as the widths above), or where the
+/// middle `mid` is no longer strictly inside.
+pub fn bisection_done(lo: Real, mid: Real, hi: Real, width: Real) -> bool {
+    mid <= lo || mid >= hi || hi - lo <= width * (1.0 + hi.abs())
 }
 /// Refine hierarchy nodes on one interval while fewer than this many items wait.
 const WORK_BUDGET: usize = 4096;
@@ -475,7 +481,7 @@ impl<'w, 'c> Solver<'w, 'c> {
             let mut lo = l;
             for _ in 0..64 {
                 let s = 0.5 * (lo + hi);
-                if bisection_done(lo, s, hi) {
+                if bisection_done(lo, s, hi, CONTACT_BISECTION_WIDTH) {
                     break;
                 }
                 match self.group_contact_at(g, s) {
