@@ -9,10 +9,12 @@
 //! advancement for curved primitives ([`crate::motion_bounds::conservative_advancement`]).
 //! The motion bounds it shares with the certifier and the clearance search are in
 //! [`crate::motion_bounds`].
-//! [`pipeline`] runs the segments and assembles contact events over the trajectory.
+//! [`pipeline`] runs the segments and assembles contact events over the trajectory;
+//! `exit_march` finds where each ends.
 pub mod continuous_obb;
 pub mod culling;
 pub mod elementary;
+mod exit_march;
 pub mod pipeline;
 pub mod solver;
 pub mod stage1_dynamic_bvh;

@@ -20,7 +20,7 @@ use super::statistics::Statistics;
 use crate::bounding_volume::Obb;
 use crate::collision::{Body, CollisionWorld, Element};
 use crate::enclosure::{IntervalPose, IntervalVector3, JetsOnDemand, KinematicTree, LinkEnclosure, LinkJet};
-use crate::math::{Isometry3, Point3, Real, Triangle, Vector3};
+use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::motion::Segment;
 use crate::motion_bounds::conservative_advancement::{Advancement, BoundingBall, advance, advance_from_plane, motion_bound};
 use crate::motion_bounds::element_motion::{element_pose, element_relative_pose, element_world_pose, poses_at};
@@ -252,7 +252,7 @@ impl<'w, 'c> Solver<'w, 'c> {
                         }
                         if outcome.distance_at_start > 0.0 {
                             let (hull_a, hull_b) = (ea.shape.convex_bound(), eb.shape.convex_bound());
-                            let sides = [(hull_a.as_ref(), element_ball(ea)), (hull_b.as_ref(), element_ball(eb))];
+                            let sides = [(hull_a.as_ref(), BoundingBall::of_element(ea)), (hull_b.as_ref(), BoundingBall::of_element(eb))];
                             if self.recedes(&mut receding, &mut start_poses, pair, &frame, sides, &outcome.normal) {
                                 continue;
                             }
@@ -297,7 +297,10 @@ impl<'w, 'c> Solver<'w, 'c> {
                     }
                     self.stats.advancement_tests += 1;
                     let (ta, tb) = (leaf_triangle(ea, a), leaf_triangle(eb, b));
-                    let sides = [(&TriangleShape(&ta) as &dyn SupportMap, triangle_ball(&ta)), (&TriangleShape(&tb) as &dyn SupportMap, triangle_ball(&tb))];
+                    let sides = [
+                        (&TriangleShape(&ta) as &dyn SupportMap, BoundingBall::of_triangle(&ta)),
+                        (&TriangleShape(&tb) as &dyn SupportMap, BoundingBall::of_triangle(&tb)),
+                    ];
                     let outcome = frame.advance(sides[0].0, &sides[0].1, sides[1].0, &sides[1].1);
                     if outcome.separated {
                         continue;
@@ -344,7 +347,7 @@ impl<'w, 'c> Solver<'w, 'c> {
     /// normal now: a pair hovering near another body keeps nearly the same plane from
     /// one interval to the next. Either is a proven plane at the start, as GJK's is.
     fn root_advancement(&mut self, pair: usize, frame: &AdvancementFrame, ea: &Element, eb: &Element, l: Real) -> Advancement {
-        let moving_ball = element_ball(if frame.moving_is_a { ea } else { eb });
+        let moving_ball = BoundingBall::of_element(if frame.moving_is_a { ea } else { eb });
         let advance = |plane: &SeparatingPlane| advance_from_plane(plane, &frame.start, &frame.over, &moving_ball);
         let cached = self.root_planes[pair];
         if let Some((start, plane)) = cached
@@ -663,7 +666,7 @@ impl AdvancementFrame {
 
     /// How far any point of the moving element moves over the interval.
     fn motion(&self, ea: &Element, eb: &Element) -> Real {
-        motion_bound(&self.start, &self.over, &element_ball(if self.moving_is_a { ea } else { eb }))
+        motion_bound(&self.start, &self.over, &BoundingBall::of_element(if self.moving_is_a { ea } else { eb }))
     }
 }
 
@@ -676,22 +679,10 @@ fn pair_of(w: &Work) -> u32 {
 /// A ball holding a leaf's shape, in the element frame.
 fn leaf_ball(e: &Element, leaf: &LeafShape) -> BoundingBall {
     match leaf {
-        LeafShape::Triangle(t) => triangle_ball(t),
+        LeafShape::Triangle(t) => BoundingBall::of_triangle(t),
         LeafShape::Cube(c) => BoundingBall { center: c.center(), radius: c.half_extents().norm() * (1.0 + 1e-12) + 1e-15 },
-        LeafShape::Primitive(_) | LeafShape::Whole => element_ball(e),
+        LeafShape::Primitive(_) | LeafShape::Whole => BoundingBall::of_element(e),
     }
-}
-
-/// A ball holding the element's shape, in the element frame (around its box).
-fn element_ball(e: &Element) -> BoundingBall {
-    BoundingBall { center: e.local_obb.center, radius: e.local_obb.half_extents.norm() * (1.0 + 1e-12) }
-}
-
-/// A ball holding a triangle: around its centroid.
-fn triangle_ball(t: &Triangle) -> BoundingBall {
-    let center = Point3::from((t[0].coords + t[1].coords + t[2].coords) / 3.0);
-    let radius = t.iter().map(|p| (p - center).norm()).fold(0.0, Real::max);
-    BoundingBall { center, radius: radius * (1.0 + 1e-12) + 1e-15 }
 }
 
 /// World position and velocity of an element point (given in the element frame) over

@@ -3,8 +3,9 @@
 //! proven lower bound, must exceed a bound on how far any point of one shape moves
 //! relative to the other during the interval (conservative advancement). Exact
 //! primitives, no tessellation, so the guarantee is the same as for triangles.
+use crate::collision::Element;
 use crate::enclosure::{Interval, IntervalPose};
-use crate::math::{Isometry3, Point3, Real, Vector3};
+use crate::math::{Isometry3, Point3, Real, Triangle, Vector3};
 use crate::query::gjk;
 use crate::shape::SupportMap;
 
@@ -13,6 +14,21 @@ use crate::shape::SupportMap;
 pub struct BoundingBall {
     pub center: Point3,
     pub radius: Real,
+}
+
+impl BoundingBall {
+    /// A ball holding an element in its own frame: around its box's centre, through its
+    /// corners.
+    pub fn of_element(e: &Element) -> Self {
+        Self { center: e.local_obb.center, radius: e.local_obb.half_extents.norm() * (1.0 + 1e-12) }
+    }
+
+    /// A ball holding a triangle (in its element's frame): around its centroid.
+    pub fn of_triangle(t: &Triangle) -> Self {
+        let center = Point3::from((t[0].coords + t[1].coords + t[2].coords) / 3.0);
+        let radius = t.iter().map(|p| (p - center).norm()).fold(0.0, Real::max);
+        Self { center, radius: radius * (1.0 + 1e-12) + 1e-15 }
+    }
 }
 
 /// The outcome of one advancement test.

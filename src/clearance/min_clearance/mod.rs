@@ -189,8 +189,7 @@ impl<'w> ClearanceSearch<'w> {
     /// The search over some of the checked element pairs (`(link element, other
     /// element)`, as [`checked_element_pairs`] lists them).
     pub fn with_pairs(world: &'w CollisionWorld, pairs: Vec<(usize, usize)>) -> Self {
-        let balls: Vec<BoundingBall> =
-            world.elements.iter().map(|e| BoundingBall { center: e.local_obb.center, radius: e.local_obb.half_extents.norm() * (1.0 + 1e-12) }).collect();
+        let balls: Vec<BoundingBall> = world.elements.iter().map(BoundingBall::of_element).collect();
         let robot = &world.robot;
         let up = |l: usize| robot.joints_to_root(l);
         let between = pairs
