@@ -21,7 +21,8 @@
 //! `REAL_USE_THREADS=N` lets the checks use N cores (the peer is single-threaded);
 //! `REAL_USE_ONLY=first|whole` times only the first-only check or the whole report;
 //! `REAL_USE_BREAKDOWN=1` prints instead, per trajectory, the CPU milliseconds of each
-//! part of the two checks (the first-only search for pairs apart, the clearance search,
+//! part of the two checks (the first-only search for pairs apart, the clearance search
+//! and its world and self searches each alone,
 //! the pipeline, the certifier, the events' depths) and the clearance search's counts, and with
 //! `REAL_USE_PICK=i` only for trajectory `i`, its clearance search repeated 15 times;
 //! `REAL_USE_EVENTS=1` with it prints each event of the pipeline (link, other body, entry,
