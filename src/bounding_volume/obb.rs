@@ -82,45 +82,23 @@ impl Obb {
     /// overlap (raised as the least one is) is not above it: the least overlap is then
     /// not above it either.
     fn face_overlap_beyond(&self, other: &Obb, above: Option<Real>) -> Option<Real> {
-        // Rotation and translation of `other` in the coordinates of this box's axes.
-        let r = self.axes.tr_mul(&other.axes);
-        let t = self.axes.tr_mul(&(other.center - self.center));
-        let abs_r = r.abs().add_scalar(PARALLEL_EPSILON);
-        let a = &self.half_extents;
-        let b = &other.half_extents;
-        let slack = 1e-12 * (1.0 + t.amax() + a.amax() + b.amax());
+        let axes = SeparatingAxes::new(self, other);
+        let slack = 1e-12 * (1.0 + axes.t.amax() + self.half_extents.amax() + other.half_extents.amax());
         let raise = |overlap: Real| overlap * (1.0 + 1e-12);
         // Whether a face axis's `gap` (negative: an overlap) leaves the boxes worth testing on.
         let open = |gap: Real| gap <= 0.0 && above.is_none_or(|above| raise(-gap) > above);
         let mut overlap = Real::INFINITY;
-
-        for i in 0..3 {
-            let rb = b.dot(&abs_r.row(i).transpose());
-            let gap = t[i].abs() - (a[i] + rb + slack);
+        for (centres, radii) in (0..3).map(|i| axes.face_of_first(i)).chain((0..3).map(|j| axes.face_of_second(j))) {
+            let gap = centres - (radii + slack);
             if !open(gap) {
                 return None;
             }
             overlap = overlap.min(-gap);
         }
-        for j in 0..3 {
-            let ra = a.dot(&abs_r.column(j));
-            let proj = t.dot(&r.column(j));
-            let gap = proj.abs() - (ra + b[j] + slack);
-            if !open(gap) {
+        for (i, j) in EDGE_PAIRS {
+            let (centres, radii) = axes.edge(i, j);
+            if centres > radii + slack {
                 return None;
-            }
-            overlap = overlap.min(-gap);
-        }
-        for i in 0..3 {
-            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-            for j in 0..3 {
-                let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-                let ra = a[i1] * abs_r[(i2, j)] + a[i2] * abs_r[(i1, j)];
-                let rb = b[j1] * abs_r[(i, j2)] + b[j2] * abs_r[(i, j1)];
-                let proj = t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)];
-                if proj.abs() > ra + rb + slack {
-                    return None;
-                }
             }
         }
         Some(raise(overlap))
@@ -137,30 +115,16 @@ impl Obb {
     /// it as the bound of a node pair: a few dozen operations where GJK on the two boxes
     /// iterates ([`crate::query::distance::mesh_mesh_distance`]).
     pub fn separation_placed(&self, other: &Obb) -> Real {
-        let r = self.axes.tr_mul(&other.axes);
-        let t = self.axes.tr_mul(&(other.center - self.center));
-        let abs_r = r.abs().add_scalar(PARALLEL_EPSILON);
-        let (a, b) = (&self.half_extents, &other.half_extents);
-        let mut gap = Real::NEG_INFINITY;
-        for i in 0..3 {
-            gap = gap.max(t[i].abs() - a[i] - b.dot(&abs_r.row(i).transpose()));
-        }
-        for j in 0..3 {
-            gap = gap.max(t.dot(&r.column(j)).abs() - b[j] - a.dot(&abs_r.column(j)));
-        }
-        for i in 0..3 {
-            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-            for j in 0..3 {
-                // |a_i x b_j|: the edges nearly parallel give no axis the face axes lack.
-                let length = (1.0 - r[(i, j)] * r[(i, j)]).max(0.0).sqrt();
-                if length < EDGE_AXIS_MIN_LENGTH {
-                    continue;
-                }
-                let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-                let ra = a[i1] * abs_r[(i2, j)] + a[i2] * abs_r[(i1, j)];
-                let rb = b[j1] * abs_r[(i, j2)] + b[j2] * abs_r[(i, j1)];
-                let proj = t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)];
-                gap = gap.max((proj.abs() - ra - rb) / length);
+        let axes = SeparatingAxes::new(self, other);
+        let (a, b, r, t) = (&self.half_extents, &other.half_extents, &axes.r, &axes.t);
+        let faces = (0..3).map(|i| axes.face_of_first(i)).chain((0..3).map(|j| axes.face_of_second(j)));
+        let mut gap = faces.map(|(centres, radii)| centres - radii).fold(Real::NEG_INFINITY, Real::max);
+        for (i, j) in EDGE_PAIRS {
+            // |a_i x b_j|: the edges nearly parallel give no axis the face axes lack.
+            let length = (1.0 - r[(i, j)] * r[(i, j)]).max(0.0).sqrt();
+            if length >= EDGE_AXIS_MIN_LENGTH {
+                let (centres, radii) = axes.edge(i, j);
+                gap = gap.max((centres - radii) / length);
             }
         }
         let centres = t.norm();
@@ -203,6 +167,52 @@ impl Obb {
         let axes = pose.rotation.to_rotation_matrix().matrix() * self.axes;
         let half = axes.abs() * self.half_extents;
         Aabb::new(center - half, center + half)
+    }
+}
+
+/// The nine pairs `(i, j)` of an edge of the first box and one of the second.
+const EDGE_PAIRS: [(usize, usize); 9] = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2)];
+
+/// Two boxes given in one frame, seen from the first box's axes: on each of the fifteen
+/// axes of the separating-axis test (Gottschalk's), the distance of their centres'
+/// projections and the sum of the boxes' projection radii. The boxes are apart along
+/// an axis whose first number exceeds the second; an edge axis `a_i x b_j` is not
+/// unit, both numbers scale with its length.
+struct SeparatingAxes<'a> {
+    /// The second box's axes in the first box's.
+    r: Matrix3,
+    /// `|r|`, each entry raised by `PARALLEL_EPSILON`.
+    abs_r: Matrix3,
+    /// The centres' offset in the first box's axes.
+    t: Vector3,
+    a: &'a Vector3,
+    b: &'a Vector3,
+}
+
+impl<'a> SeparatingAxes<'a> {
+    fn new(first: &'a Obb, second: &'a Obb) -> Self {
+        let r = first.axes.tr_mul(&second.axes);
+        let t = first.axes.tr_mul(&(second.center - first.center));
+        Self { abs_r: r.abs().add_scalar(PARALLEL_EPSILON), r, t, a: &first.half_extents, b: &second.half_extents }
+    }
+
+    /// The first box's face axis `i`.
+    fn face_of_first(&self, i: usize) -> (Real, Real) {
+        (self.t[i].abs(), self.a[i] + self.b.dot(&self.abs_r.row(i).transpose()))
+    }
+
+    /// The second box's face axis `j`.
+    fn face_of_second(&self, j: usize) -> (Real, Real) {
+        (self.t.dot(&self.r.column(j)).abs(), self.a.dot(&self.abs_r.column(j)) + self.b[j])
+    }
+
+    /// The cross product of the first box's edge `i` and the second's edge `j`.
+    fn edge(&self, i: usize, j: usize) -> (Real, Real) {
+        let (i1, i2, j1, j2) = ((i + 1) % 3, (i + 2) % 3, (j + 1) % 3, (j + 2) % 3);
+        let (r, abs_r, t, a, b) = (&self.r, &self.abs_r, &self.t, self.a, self.b);
+        let ra = a[i1] * abs_r[(i2, j)] + a[i2] * abs_r[(i1, j)];
+        let rb = b[j1] * abs_r[(i, j2)] + b[j2] * abs_r[(i, j1)];
+        ((t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)]).abs(), ra + rb)
     }
 }
 
