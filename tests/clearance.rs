@@ -79,6 +79,61 @@ fn min_clearance_matches_dense_sampling() {
     assert!(compared >= 6, "only {compared} shifted motions stay clear");
 }
 
+/// On more than one thread a thread that has run out of work is handed half the cells
+/// of a search still running, over the same pairs and sharing its level: on 2 and 3
+/// threads, the demo's free motion and shifted copies of it, every pair in one search
+/// and the clearance to the world beside the self-clearance. Each minimum is attained,
+/// its lower bound below every sampled distance, within the tolerance of the sampled
+/// minimum (the world's and the self-clearance each of its own pairs'), every pair's
+/// bound below its sampled distances, and cells were handed over (a handed half's
+/// findings dropped fails the pairs' bounds).
+#[test]
+fn searches_handed_to_idle_threads_keep_their_answers() {
+    let input = case_input(&CASES[0]).unwrap();
+    let world = &input.world;
+    let options = ClearanceOptions::default();
+    let pairs = checked_element_pairs(world);
+    let (mut runs, mut handed) = (0, 0);
+    for threads in [2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        for k in 0..4 {
+            let motion = shifted(&input.motion, &[0.1 * k as f64 - 0.15, 0.03 * k as f64, -0.02 * (k % 2) as f64]);
+            let (sampled, at) = sampled_minimum(&input, &motion, 200);
+            let least = sampled_pair_minima(world, &motion, &pairs, 100);
+            let (alone, split) = pool.install(|| {
+                (ClearanceSearch::with_pairs(world, pairs.clone()).min_clearance_held(&motion, &options).unwrap(), split_clearance(world, &motion, &options))
+            });
+            // Each part of the split within the tolerance of its own pairs' sampled minimum.
+            for part in [&split.world, &split.self_collision] {
+                let part = part.as_ref().unwrap();
+                let own = part.pair_lower_bounds.iter().map(|(pair, _)| least[pairs.iter().position(|q| q == pair).unwrap()]).fold(f64::INFINITY, f64::min);
+                let tolerance = options.tolerance.max(options.relative_tolerance * part.closest.distance);
+                assert!(
+                    part.closest.distance <= own + tolerance,
+                    "{threads} threads, shift {k}: {} misses its pairs' sampled minimum {own}",
+                    part.closest.distance
+                );
+            }
+            for (found, sets) in [(alone, 1), (split.combined().unwrap(), 2)] {
+                runs += 1;
+                handed += usize::from(found.searches > sets);
+                let what = format!("{threads} threads, shift {k}");
+                let poses = world.robot.link_poses(&motion.positions_at(found.time));
+                let again = pair_distance(world, found.closest.elements, &poses, f64::INFINITY).unwrap();
+                assert!((again.distance - found.closest.distance).abs() <= 1e-12, "{what}: not attained: {} vs {}", again.distance, found.closest.distance);
+                assert!(found.lower_bound <= sampled + 1e-12, "{what}: lower bound {} above a sampled distance {sampled} at {at}", found.lower_bound);
+                let tolerance = options.tolerance.max(options.relative_tolerance * found.closest.distance);
+                assert!(found.closest.distance <= sampled + tolerance, "{what}: {} misses the sampled minimum {sampled} at {at}", found.closest.distance);
+                for (pair, bound) in &found.pair_lower_bounds {
+                    let p = pairs.iter().position(|q| q == pair).unwrap();
+                    assert!(*bound <= least[p] + 1e-12, "{what}: pair {pair:?} bound {bound} above its sampled distance {}", least[p]);
+                }
+            }
+        }
+    }
+    assert!(2 * handed >= runs, "cells handed over in only {handed} of {runs} searches");
+}
+
 /// The demo world with `extra` objects appended to its scene file.
 fn demo_world_with(extra: &str) -> CollisionWorld {
     let resolver = ResourceResolver::embedded(FILES);

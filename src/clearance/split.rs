@@ -45,6 +45,7 @@ impl SplitClearance {
             evaluations: parts.iter().map(|p| p.evaluations).sum(),
             exact_distances: parts.iter().map(|p| p.exact_distances).sum(),
             cells: parts.iter().map(|p| p.cells).sum(),
+            searches: parts.iter().map(|p| p.searches).sum(),
             ..(*closest).clone()
         })
     }

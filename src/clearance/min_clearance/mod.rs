@@ -52,6 +52,7 @@
 //! cell set aside.
 mod cell_bound;
 mod mesh_cell_bound;
+mod pool;
 mod search;
 mod together;
 
@@ -119,6 +120,9 @@ pub struct MinClearance {
     pub exact_distances: usize,
     /// Time cells looked at.
     pub cells: usize,
+    /// How many searches the cells went through: one, or more where threads with
+    /// nothing else to do were handed some of them.
+    pub searches: usize,
 }
 
 /// The parts of one cell's lower bound, each a proven lower bound of the pair's

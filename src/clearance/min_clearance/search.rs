@@ -50,6 +50,10 @@ const WAYPOINT_SPACING: Real = 0.1;
 /// Cells whose shared data is kept at once (a few kilobytes each).
 const MAX_SHARED_CELLS: usize = 1 << 14;
 
+/// Cells below the floor a search has at least before it hands half of them to an idle
+/// thread ([`Search::split_off`]): fewer are settled before the other thread starts.
+const MIN_CELLS_TO_SPLIT: usize = 8;
+
 /// The best distance so far: attained, and bounded from above.
 struct Incumbent {
     best: Option<MinClearance>,
@@ -60,6 +64,10 @@ struct Incumbent {
 }
 
 impl Incumbent {
+    fn none() -> Self {
+        Incumbent { best: None, distance: Real::INFINITY, candidate: None }
+    }
+
     fn offer(&mut self, d: &PairDistance, segment: usize, time: Real) {
         if d.distance < self.distance {
             self.distance = d.distance;
@@ -72,6 +80,7 @@ impl Incumbent {
                 evaluations: 0,
                 exact_distances: 0,
                 cells: 0,
+                searches: 1,
             });
         }
     }
@@ -180,6 +189,72 @@ impl<'s, 'w> Search<'s, 'w> {
         Self { shared_touching: Some(flag), ..self }
     }
 
+    /// Half of the cells still queued, as a search of their own over the same pairs, for
+    /// a thread with nothing to do (`pool`): the two share the level (this needs
+    /// [`Self::sharing_level`]) and the touching flag, and their outcomes merge
+    /// ([`Outcome::merge`]). The pairs over one time interval stay together (they share
+    /// what the links do over it); the intervals go to either half in turn, smallest
+    /// bound first, so that each half has its share of the cells near the minimum.
+    /// `None` where too few cells are left to work on.
+    pub(super) fn split_off(&mut self) -> Option<Self> {
+        let shared_level = self.shared_level?;
+        if self.touched() || self.closer_found() {
+            return None;
+        }
+        // Only the cells below the floor are work: the floor never rises, and the rest
+        // are set aside together when the search ends.
+        let floor = self.floor();
+        let mut work = Vec::new();
+        while let Some(Reverse(cell)) = self.queue.peek()
+            && cell.bound < floor
+            && let Some(Reverse(cell)) = self.queue.pop()
+        {
+            work.push(cell);
+        }
+        if work.len() < MIN_CELLS_TO_SPLIT {
+            self.queue.extend(work.into_iter().map(Reverse));
+            return None;
+        }
+        // The level the cells were settled against so far, for the other half too.
+        self.publish();
+        let mut sides: HashMap<(u32, u64, u64), bool> = HashMap::new();
+        let mut turn = false;
+        let mut given = BinaryHeap::new();
+        for cell in work {
+            let handed = *sides.entry((cell.segment, cell.lo.to_bits(), cell.hi.to_bits())).or_insert_with(|| {
+                turn = !turn;
+                !turn
+            });
+            if handed { given.push(Reverse(cell)) } else { self.queue.push(Reverse(cell)) }
+        }
+        if given.is_empty() {
+            return None;
+        }
+        Some(Search {
+            finder: self.finder,
+            motion: self.motion,
+            options: self.options,
+            goal: self.goal,
+            warm_starts: self.warm_starts.clone(),
+            hull_gaps: self.hull_gaps.clone(),
+            found_closer: false,
+            touching: false,
+            shared_touching: self.shared_touching,
+            segments: self.segments.clone(),
+            shared_level: Some(shared_level),
+            incumbent: Incumbent::none(),
+            evaluations: 0,
+            exact_distances: 0,
+            cells: 0,
+            queue: given,
+            shared: HashMap::new(),
+            lower_bound: Real::INFINITY,
+            pair_bounds: vec![Real::INFINITY; self.pair_bounds.len()],
+            // Only the first cells start from them.
+            anchors: Vec::new(),
+        })
+    }
+
     /// A search of `finder`'s pairs over every segment of the motion, alone.
     pub(super) fn new(finder: &'s ClearanceSearch<'w>, motion: &'s JointMotion, options: &'s ClearanceOptions, goal: Goal) -> Self {
         Search {
@@ -198,7 +273,7 @@ impl<'s, 'w> Search<'s, 'w> {
             pair_bounds: vec![Real::INFINITY; finder.pairs.len()],
             warm_starts: vec![WarmProbe::new(); finder.pairs.len()],
             hull_gaps: vec![Real::INFINITY; finder.pairs.len()],
-            incumbent: Incumbent { best: None, distance: Real::INFINITY, candidate: None },
+            incumbent: Incumbent::none(),
             evaluations: 0,
             exact_distances: 0,
             cells: 0,
@@ -551,6 +626,7 @@ impl Search<'_, '_> {
             evaluations: self.evaluations,
             exact_distances: self.exact_distances,
             cells: self.cells,
+            searches: 1,
         }
     }
 
@@ -572,6 +648,8 @@ pub(super) struct Outcome {
     pub(super) evaluations: usize,
     pub(super) exact_distances: usize,
     pub(super) cells: usize,
+    /// How many searches found it (more than one where cells were handed over).
+    pub(super) searches: usize,
 }
 
 impl Outcome {
@@ -588,19 +666,22 @@ impl Outcome {
             evaluations: self.evaluations + other.evaluations,
             exact_distances: self.exact_distances + other.exact_distances,
             cells: self.cells + other.cells,
+            searches: self.searches + other.searches,
         }
     }
 
     /// The minimum clearance over `pairs` (the search's), if any distance was found.
     pub(super) fn clearance(self, pairs: &[(usize, usize)]) -> Option<MinClearance> {
         let pair_lower_bounds = pairs.iter().copied().zip(self.pair_bounds.iter().copied()).collect();
-        let (lower_bound, evaluations, exact_distances, cells) = (self.lower_bound, self.evaluations, self.exact_distances, self.cells);
+        let (lower_bound, evaluations, exact_distances, cells, searches) =
+            (self.lower_bound, self.evaluations, self.exact_distances, self.cells, self.searches);
         self.best.map(|b| MinClearance {
             lower_bound: lower_bound.min(b.closest.distance).max(0.0),
             pair_lower_bounds,
             evaluations,
             exact_distances,
             cells,
+            searches,
             ..b
         })
     }

@@ -11,6 +11,7 @@
 //! in shares as well, beside the world and self split, made them slower, 4.5-4.7 ->
 //! 5.2 ms: the shares measure cells that one search would have settled against a
 //! level found elsewhere.)
+use super::pool;
 use super::search::{Goal, Outcome, Search};
 use super::{ClearanceOptions, ClearanceSearch, MinClearance};
 use crate::math::Real;
@@ -78,7 +79,8 @@ pub(super) fn apart_side_by_side(finder: &ClearanceSearch, motion: &JointMotion,
 /// them finds touching). Where rayon has one thread they take turns, the cell with the
 /// smallest bound first, as one best-first search over all their pairs would (so a
 /// contact in one is met before the other is searched to its tolerance); else side by
-/// side.
+/// side, a thread that has run out of work handed cells of a search still running
+/// (`pool`).
 pub fn min_clearances_together(finders: &[&ClearanceSearch], motion: &JointMotion, options: &ClearanceOptions) -> (Vec<Option<MinClearance>>, bool) {
     let held = (motion.segments.is_empty() && motion.waypoints.len() == 1).then(|| stationary(motion));
     let searched = held.as_ref().unwrap_or(motion);
@@ -87,9 +89,19 @@ pub fn min_clearances_together(finders: &[&ClearanceSearch], motion: &JointMotio
     }
     let touching = AtomicBool::new(false);
     let checked: Vec<&ClearanceSearch> = finders.iter().copied().filter(|f| !f.pairs.is_empty()).collect();
-    let mut searches: Vec<Search> = checked.iter().map(|f| Search::new(f, searched, options, Goal::Minimum).sharing_touching(&touching)).collect();
-    let outcomes: Vec<Outcome> = if rayon::current_num_threads() > 1 {
-        searches.into_par_iter().map(Search::run).collect()
+    let threads = rayon::current_num_threads();
+    // Each set of pairs its own level, for the searches its cells are handed to.
+    let levels: Vec<SharedLevel> = checked.iter().map(|_| SharedLevel::new()).collect();
+    let mut searches: Vec<Search> = checked
+        .iter()
+        .zip(&levels)
+        .map(|(f, level)| {
+            let search = Search::new(f, searched, options, Goal::Minimum).sharing_touching(&touching);
+            if threads > 1 { search.sharing_level(level) } else { search }
+        })
+        .collect();
+    let outcomes: Vec<Outcome> = if threads > 1 {
+        pool::run_searches(searches, threads)
     } else {
         for search in &mut searches {
             search.start();
