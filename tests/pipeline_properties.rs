@@ -1180,6 +1180,33 @@ fn ball_and_meshes_cross_a_2mm_board_between_free_waypoints() {
     assert_crosses_board(&cylinder, extent, extent, "tilted cylinder");
 }
 
+/// A closed mesh of two 0.3 m cubes (the second beside the first, at (0.5, 0.5, 0), so
+/// that the mesh's hull reaches the sheet below before the first cube does) slides
+/// through a sheet (0.1 m square, 1e-10 m thick) parallel to the first cube's leading
+/// face: the face crosses the sheet in 1e-10 s, far within the solver's time tolerance,
+/// so at every instant its bisection tests the sheet lies outside the cube or wholly
+/// inside it, no surfaces meeting. The contact is found by containment, at the instant
+/// the face reaches the sheet (the discrete test over the leaves the solver kept without
+/// the containment test after them misses it).
+#[test]
+fn mesh_swallowing_a_sheet_within_the_time_tolerance() {
+    let dir = mesh_dir();
+    let (v, t) = cube_mesh();
+    let second: Vec<[f64; 3]> = v.iter().map(|p| [p[0] + 5.0 / 3.0, p[1] + 5.0 / 3.0, p[2]]).collect();
+    let two = ([v, second].concat(), [t.clone(), t.iter().map(|f| f.map(|i| i + 8)).collect()].concat());
+    write_obj(&dir.path().join("two_cubes.obj"), &two);
+    let sheet = "objects:\n  - id: sheet\n    type: box\n    dimensions: [1.0e-10, 0.1, 0.1]\n    pose: {position: [0.2, 0, 0]}\n";
+    let input = build_input(dir.path(), &slider_robot("<mesh filename=\"two_cubes.obj\" scale=\"0.3 0.3 0.3\"/>", [0.0; 3]), sheet, ACROSS, None);
+    let result = run(&input);
+    assert_eq!(result.contacts.len(), 1, "{:?}", result.contacts);
+    let c = &result.contacts[0];
+    // Contact when x + 0.15 = 0.2, separation when x - 0.15 = 0.2, with x = -0.5 + t.
+    assert!((c.time_of_contact - 0.55).abs() < 1e-6, "toc {}", c.time_of_contact);
+    assert!((c.time_of_separation.unwrap() - 0.85).abs() < 1e-6, "tos {:?}", c.time_of_separation);
+    let first = run_first_only(&input);
+    assert!((first.contacts[0].time_of_contact - 0.55).abs() < 1e-6, "first only: toc {}", first.contacts[0].time_of_contact);
+}
+
 #[test]
 fn pipeline_method_reports_what_the_pipeline_finds() {
     use ccd_guard::check::pipeline_method::check_pipeline;

@@ -15,6 +15,7 @@ pub mod continuous_obb;
 pub mod culling;
 pub mod elementary;
 mod exit_march;
+mod kept_contact;
 pub mod pipeline;
 pub mod solver;
 pub mod stage1_dynamic_bvh;

@@ -16,6 +16,7 @@
 //! (the first of which is left to the discrete tests, [`Solver::after_exit`]).
 use super::continuous_obb::{MidpointRadiusPose, MovingBox, may_overlap};
 use super::elementary::{ALL_EQUATIONS, CornerBounds, EquationOutcome, NewtonBounds, active_equations};
+use super::kept_contact::{Kept, contact_among_kept};
 use super::statistics::Statistics;
 use crate::bounding_volume::Obb;
 use crate::collision::{Body, CollisionWorld, Element};
@@ -28,7 +29,6 @@ use crate::motion_bounds::element_nodes::{Leaf, LeafShape, PRIMITIVE, leaf_shape
 use crate::motion_bounds::second_order::{ElementRates, MovingShape, extent_along, gap_over, gap_rounding};
 use crate::motion_bounds::time_cells::{SolveRange, TimeCell};
 use crate::query::gjk::{self, SeparatingPlane};
-use crate::query::intersection::intersection_point;
 use crate::shape::{Shape, SupportMap, TriangleShape};
 use std::collections::HashMap;
 
@@ -459,13 +459,39 @@ impl<'w, 'c> Solver<'w, 'c> {
         poses_at(self.world, self.range.segment(), s)
     }
 
-    /// Whether a group's element pairs touch at local time `s`, and where.
-    fn group_contact_at(&mut self, group: usize, s: Real) -> Option<Point3> {
+    /// Whether a group's element pairs touch at local time `s` of a cell, and where, from
+    /// what the solver kept of each over the cell ([`Solver::kept_of`]).
+    fn group_contact_at(&self, kept: &[(usize, Kept)], s: Real) -> Option<Point3> {
         let poses = self.poses_at(s);
-        (0..self.pairs.len()).filter(|&p| self.pair_group[p] == group).find_map(|p| {
-            let (ea, eb) = (&self.world.elements[self.pairs[p].0], &self.world.elements[self.pairs[p].1]);
-            intersection_point(&ea.shape, &element_world_pose(ea, &poses), &eb.shape, &element_world_pose(eb, &poses))
+        kept.iter().find_map(|(p, kept)| {
+            let (ea, eb) = (&self.world.elements[self.pairs[*p].0], &self.world.elements[self.pairs[*p].1]);
+            contact_among_kept(ea, &element_world_pose(ea, &poses), eb, &element_world_pose(eb, &poses), kept)
         })
+    }
+
+    /// What the solver kept over a cell of each of a group's element pairs, from the
+    /// cell's survivors: the leaf pairs of a pair with no hierarchy nodes left (none of a
+    /// pair proven apart over the cell), else the whole pair.
+    fn kept_of(&self, group: usize, survivors: &[Work]) -> Vec<(usize, Kept)> {
+        (0..self.pairs.len())
+            .filter(|&p| self.pair_group[p] == group)
+            .map(|p| {
+                let (ea, eb) = (&self.world.elements[self.pairs[p].0], &self.world.elements[self.pairs[p].1]);
+                if !Kept::serves(&ea.shape, &eb.shape) {
+                    return (p, Kept::Whole);
+                }
+                let mut leaves = Vec::new();
+                for w in survivors.iter().filter(|w| pair_of(w) as usize == p) {
+                    match *w {
+                        Work::Triangles { a, b, .. } | Work::Convex { a, b, .. } => leaves.push((a, b)),
+                        Work::Nodes { .. } => return (p, Kept::Whole),
+                    }
+                }
+                leaves.sort_unstable();
+                leaves.dedup();
+                (p, Kept::Leaves(leaves))
+            })
+            .collect()
     }
 
     /// At the time tolerance: which of the remaining groups touch by the end of
@@ -478,8 +504,9 @@ impl<'w, 'c> Solver<'w, 'c> {
             if self.group_done[g] || self.stopped() {
                 continue;
             }
+            let kept = self.kept_of(g, survivors);
             let mid = 0.5 * (l + r);
-            let hit = [r, mid].into_iter().find_map(|s| self.group_contact_at(g, s).map(|p| (s, p)));
+            let hit = [r, mid].into_iter().find_map(|s| self.group_contact_at(&kept, s).map(|p| (s, p)));
             let Some((mut hi, mut point)) = hit else { continue };
             let mut lo = l;
             for _ in 0..64 {
@@ -487,7 +514,7 @@ impl<'w, 'c> Solver<'w, 'c> {
                 if bisection_done(lo, s, hi, CONTACT_BISECTION_WIDTH) {
                     break;
                 }
-                match self.group_contact_at(g, s) {
+                match self.group_contact_at(&kept, s) {
                     Some(p) => {
                         hi = s;
                         point = p;
