@@ -199,6 +199,9 @@ impl<'w, 'c> Solver<'w, 'c> {
         let mut queue = work;
         let (mut left, mut right) = (Vec::new(), Vec::new());
         let mut moving_boxes: HashMap<(u32, u32), MovingBox> = HashMap::new();
+        // At the time tolerance the survivors go to the bisection's discrete tests, which
+        // test only the leaves kept (`kept_contact`): the hierarchies are descended there.
+        let last = r - l <= self.time_tolerance || m <= l || m >= r;
         let mut start_poses: Option<Vec<Isometry3>> = None;
         // For the interval Newton step, on the cells that reach triangle equations.
         let mut newton_links: Option<NewtonLinks> = None;
@@ -256,9 +259,11 @@ impl<'w, 'c> Solver<'w, 'c> {
                             if self.recedes(&mut receding, &mut start_poses, pair, &frame, sides, &outcome.normal) {
                                 continue;
                             }
-                            left.push(item);
-                            right.push(item);
-                            continue;
+                            if !last {
+                                left.push(item);
+                                right.push(item);
+                                continue;
+                            }
                         }
                     }
                     match (node_a.1, node_b.1) {
