@@ -105,6 +105,39 @@ fn held_inside_is_at_distance_zero_below_any_cutoff() {
     assert!(shape_distance(&m, &id, &ball, &at(1.0, 0.0, 0.0), 0.5).is_some());
 }
 
+/// The triangles across a triangle's edges (where a witness looks when its own
+/// triangle no longer touches): on a closed box with its vertices given once per
+/// triangle (as an STL has them), every triangle has three, each sharing exactly one
+/// edge (two welded corners) with it, and each has it back; with a face's two triangles
+/// left out, those along the hole have a border.
+#[test]
+fn edge_neighbours_share_one_edge_each() {
+    let closed = box_mesh(0.5);
+    let corner = |m: &TriMesh, t: u32| m.triangle(t).to_vec();
+    let soup = |m: &TriMesh, skip: &[u32]| {
+        let kept: Vec<u32> = (0..m.triangle_indices().len() as u32).filter(|t| !skip.contains(t)).collect();
+        let vertices: Vec<Point3> = kept.iter().flat_map(|&t| corner(m, t)).collect();
+        TriMesh::new(vertices, (0..kept.len() as u32).map(|k| [3 * k, 3 * k + 1, 3 * k + 2]).collect()).unwrap()
+    };
+    for (m, border) in [(soup(&closed, &[]), 0), (soup(&closed, &[0, 1]), 4)] {
+        let mut borders = 0;
+        for t in 0..m.triangle_indices().len() as u32 {
+            let neighbours: Vec<u32> = m.edge_neighbours(t).collect();
+            borders += 3 - neighbours.len();
+            for &n in &neighbours {
+                let shared = corner(&m, t).iter().filter(|p| corner(&m, n).contains(p)).count();
+                assert_eq!(shared, 2, "triangle {t} and {n}");
+                assert!(m.edge_neighbours(n).any(|back| back == t), "{n} does not have {t} back");
+            }
+            let mut distinct = neighbours.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(distinct.len(), neighbours.len(), "triangle {t}: {neighbours:?}");
+        }
+        assert_eq!(borders, border);
+    }
+}
+
 /// A march through contact and out again, for mesh against mesh and against primitives
 /// (both ways round): with each pair's witness carried from sample to sample, the
 /// answer is the plain test's at every sample; a foreign witness (indices the mesh does

@@ -36,7 +36,13 @@ pub struct TriMesh {
     /// hull: the hull of these grown by the margin holds the mesh. Reduced when first
     /// asked for.
     hull: OnceLock<(Vec<Point3>, Real)>,
+    /// Per triangle, the triangle across each of its edges (`NO_NEIGHBOUR` on a border).
+    /// Built when first asked for.
+    neighbours: OnceLock<Vec<[u32; 3]>>,
 }
+
+/// No triangle across this edge.
+const NO_NEIGHBOUR: u32 = u32::MAX;
 
 impl TriMesh {
     /// Builds a mesh; fails on an index out of range, a non-finite vertex or no triangles.
@@ -54,7 +60,7 @@ impl TriMesh {
         let aabb = Aabb::from_points(triangles.iter().flatten().map(|&i| &vertices[i as usize]));
         let obb_tree = ObbTree::build(&vertices, &triangles);
         let (component_representatives, closed) = topology(&vertices, &triangles);
-        Ok(Self { vertices, triangles, aabb, obb_tree, component_representatives, closed, hull: OnceLock::new() })
+        Ok(Self { vertices, triangles, aabb, obb_tree, component_representatives, closed, hull: OnceLock::new(), neighbours: OnceLock::new() })
     }
 
     pub fn vertices(&self) -> &[Point3] {
@@ -95,6 +101,14 @@ impl TriMesh {
             reduce(&distinct)
         });
         MeshHull { vertices, margin: *margin }
+    }
+
+    /// The triangles across the edges of triangle `t` (vertices welded by position; one
+    /// per edge, none on a border), found when first asked for: where a contact slides
+    /// over a surface, the next triangle to touch is mostly one of these.
+    pub fn edge_neighbours(&self, t: u32) -> impl Iterator<Item = u32> + '_ {
+        let table = self.neighbours.get_or_init(|| edge_neighbours(&self.vertices, &self.triangles));
+        table.get(t as usize).into_iter().flatten().copied().filter(|&n| n != NO_NEIGHBOUR)
     }
 
     pub fn is_closed(&self) -> bool {
@@ -187,11 +201,36 @@ impl SupportMap for MeshHull<'_> {
     }
 }
 
+/// Per vertex, the first vertex at the same position (vertices welded by position).
+fn welded(vertices: &[Point3]) -> Vec<u32> {
+    let key = |p: &Point3| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()];
+    let mut first: HashMap<[u64; 3], u32> = HashMap::new();
+    vertices.iter().enumerate().map(|(i, p)| *first.entry(key(p)).or_insert(i as u32)).collect()
+}
+
+/// Per triangle, a triangle across each of its edges, or [`NO_NEIGHBOUR`].
+fn edge_neighbours(vertices: &[Point3], triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
+    let canonical = welded(vertices);
+    let edge = |t: &[u32; 3], k: usize| {
+        let (a, b) = (canonical[t[k] as usize], canonical[t[(k + 1) % 3] as usize]);
+        (a.min(b), a.max(b))
+    };
+    let mut on_edge: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+    for (i, t) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            on_edge.entry(edge(t, k)).or_default().push(i as u32);
+        }
+    }
+    triangles
+        .iter()
+        .enumerate()
+        .map(|(i, t)| std::array::from_fn(|k| on_edge[&edge(t, k)].iter().copied().find(|&n| n != i as u32).unwrap_or(NO_NEIGHBOUR)))
+        .collect()
+}
+
 /// Components (by union-find over vertices welded at equal positions) and closedness.
 fn topology(vertices: &[Point3], triangles: &[[u32; 3]]) -> (Vec<u32>, bool) {
-    let key = |p: &Point3| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()];
-    let mut welded: HashMap<[u64; 3], u32> = HashMap::new();
-    let canonical: Vec<u32> = vertices.iter().enumerate().map(|(i, p)| *welded.entry(key(p)).or_insert(i as u32)).collect();
+    let canonical = welded(vertices);
     let mut parent: Vec<u32> = (0..vertices.len() as u32).collect();
     fn find(parent: &mut [u32], mut x: u32) -> u32 {
         while parent[x as usize] != x {

@@ -1,7 +1,11 @@
 //! Intersection along a march: a motion sampled step by step meets the same triangles
 //! sample after sample, so the triangle (or triangle pair) that touched last is tested
-//! first (the same exact leaf test), and the whole descent runs only where it no longer
-//! touches. Where one solid held the other last time with no surfaces meeting (an
+//! first (the same exact leaf test), then the triangles across its edges (where a
+//! contact sliding over the surface went), and the whole descent runs only where none
+//! of them touches. (`cargo bench --bench real_use`, the 32 colliding trajectories: of
+//! the exit marches' descents that found a contact, 4,274 -> 1,706 with the triangles
+//! across the edges; the pipeline's CPU 985 -> 966 ms, the same events and depths bit
+//! for bit.) Where one solid held the other last time with no surfaces meeting (an
 //! obstacle inside a link's closed mesh, or one mesh inside another; a mesh inside a
 //! primitive has a triangle meeting the solid primitive as its witness), the
 //! containment test comes first: the descent would walk every node to find no surface
@@ -14,7 +18,7 @@ use super::mesh_mesh::{mesh_mesh_containment, mesh_mesh_touch};
 use super::{intersection_point, triangle_convex_intersection};
 use crate::math::{Isometry3, Point3};
 use crate::query::triangle_triangle::triangles_intersect;
-use crate::shape::Shape;
+use crate::shape::{Shape, TriMesh};
 
 /// What touched when two shapes were last found intersecting.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -42,6 +46,12 @@ impl TouchWitness {
     }
 }
 
+/// The witness triangle `t` of `mesh` (if it has one), then the triangles across its
+/// edges: where a contact slides over the surface, where it went.
+fn around(mesh: &TriMesh, t: u32) -> impl Iterator<Item = u32> + '_ {
+    std::iter::once(t).chain(mesh.try_triangle(t).is_some().then(|| mesh.edge_neighbours(t)).into_iter().flatten())
+}
+
 /// A world point shared by both shapes if they intersect (exactly when
 /// [`intersection_point`] finds one), trying `witness` first and leaving there what
 /// touched this time.
@@ -49,11 +59,15 @@ pub fn intersection_point_witnessed(a: &Shape, pose_a: &Isometry3, b: &Shape, po
     match (a, b) {
         (Shape::TriMesh(ma), Shape::TriMesh(mb)) => {
             let b_in_a = pose_a.inv_mul(pose_b);
-            if let TouchWitness::TrianglePair(ta, tb) = *witness
-                && let (Some(tri_a), Some(tri_b)) = (ma.try_triangle(ta), mb.try_triangle(tb))
-                && let Some(p) = triangles_intersect(&tri_a, &tri_b.map(|p| b_in_a * p))
-            {
-                return Some(pose_a * p);
+            if let TouchWitness::TrianglePair(ta, tb) = *witness {
+                for (ta, tb) in around(ma, ta).flat_map(|ta| around(mb, tb).map(move |tb| (ta, tb))) {
+                    if let (Some(tri_a), Some(tri_b)) = (ma.try_triangle(ta), mb.try_triangle(tb))
+                        && let Some(p) = triangles_intersect(&tri_a, &tri_b.map(|p| b_in_a * p))
+                    {
+                        *witness = TouchWitness::TrianglePair(ta, tb);
+                        return Some(pose_a * p);
+                    }
+                }
             }
             if *witness == TouchWitness::Contained
                 && let Some(p) = mesh_mesh_containment(ma, pose_a, mb, pose_b)
@@ -66,11 +80,16 @@ pub fn intersection_point_witnessed(a: &Shape, pose_a: &Isometry3, b: &Shape, po
         }
         (Shape::TriMesh(m), convex) | (convex, Shape::TriMesh(m)) if !matches!(convex, Shape::VoxelMap(_)) => {
             let (pose_mesh, pose_convex) = if matches!(a, Shape::TriMesh(_)) { (pose_a, pose_b) } else { (pose_b, pose_a) };
-            if let TouchWitness::Triangle(t) = *witness
-                && let Some(triangle) = m.try_triangle(t)
-                && let Some(p) = triangle_convex_intersection(&triangle, convex, &pose_mesh.inv_mul(pose_convex))
-            {
-                return Some(pose_mesh * p);
+            if let TouchWitness::Triangle(t) = *witness {
+                let convex_in_mesh = pose_mesh.inv_mul(pose_convex);
+                for t in around(m, t) {
+                    if let Some(triangle) = m.try_triangle(t)
+                        && let Some(p) = triangle_convex_intersection(&triangle, convex, &convex_in_mesh)
+                    {
+                        *witness = TouchWitness::Triangle(t);
+                        return Some(pose_mesh * p);
+                    }
+                }
             }
             if *witness == TouchWitness::Contained
                 && let Some(p) = mesh_convex_containment(m, pose_mesh, convex, pose_convex)
