@@ -236,20 +236,24 @@ fn bumpy_sphere(radius: f64, bump: f64, rings: usize, seed: u64) -> TriMesh {
 
 /// The mesh distances' branch and bound prunes node pairs by lower bounds of their
 /// boxes' distance (the separating axes for two meshes and for a box, the centre's
-/// distance for a ball, GJK otherwise): every distance equals the least over all
-/// triangle pairs (GJK on each), mesh against mesh and against a box, a ball and a
-/// cylinder, at poses from touching to 20 cm apart. A bound above the true distance of
+/// distance for a ball, the axis's separation less the radius for a capsule and a
+/// cylinder, GJK otherwise): every distance equals the least over all triangle pairs
+/// (GJK on each), mesh against mesh and against a box, a ball, a capsule, a cylinder
+/// and a cone, at poses from touching to 20 cm apart. A bound above the true distance of
 /// its boxes would prune the closest pair and come out larger.
 #[test]
 fn mesh_distances_are_the_least_over_every_triangle_pair() {
     use ccd_guard::query::distance::{mesh_convex_distance, mesh_mesh_distance};
     use ccd_guard::query::gjk;
-    use ccd_guard::shape::{Cylinder, SupportMap, TriangleShape};
+    use ccd_guard::shape::{Capsule, Cone, Cylinder, SupportMap, TriangleShape};
     let (a, b) = (bumpy_sphere(0.2, 0.08, 10, 1), bumpy_sphere(0.12, 0.05, 8, 2));
     let others = [
         Shape::Cuboid(Cuboid { half_extents: Vector3::new(0.15, 0.04, 0.1) }),
         Shape::Ball(Ball { radius: 0.07 }),
+        Shape::Capsule(Capsule { half_height: 0.1, radius: 0.04 }),
         Shape::Cylinder(Cylinder { half_height: 0.12, radius: 0.05 }),
+        Shape::Cylinder(Cylinder { half_height: 0.01, radius: 0.15 }),
+        Shape::Cone(Cone { half_height: 0.1, radius: 0.06 }),
     ];
     let identity = Isometry3::identity();
     let least = |pose: &Isometry3, other: &dyn Fn(&TriangleShape, &Isometry3) -> f64| {
