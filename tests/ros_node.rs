@@ -177,6 +177,13 @@ fn the_work_queue_is_bounded_and_keeps_the_newest() {
     assert!(matches!(back, Some(Work::Call(3))));
     assert_eq!(q.push(Work::Trajectory(4)).0, Pushed::Refused);
     assert_eq!(q.dropped(), 2);
+    // A withdrawn call (a gated goal a newer one superseded) makes room for the next.
+    assert_eq!(q.withdraw_calls(|&c| c == 1), 1);
+    assert_eq!(q.withdraw_calls(|&c| c == 1), 0, "withdrawn once");
+    assert_eq!(q.push(Work::Call(3)).0, Pushed::Queued);
+    let order: Vec<String> = std::iter::from_fn(|| q.pop(std::time::Duration::ZERO)).map(|w| format!("{w:?}")).collect();
+    assert_eq!(order, ["Call(2)", "Call(3)"]);
+    assert_eq!(q.push(Work::Call(4)).0, Pushed::Queued);
     q.close();
     assert!(q.pop(std::time::Duration::from_secs(5)).is_some());
 }

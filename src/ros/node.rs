@@ -330,6 +330,10 @@ impl Transport {
                     GateWork::Check(goal) => queue.push(Work::Call(Request::Goal(goal))),
                     GateWork::Started { goal, start } => queue.push(Work::Update(Update::GoalStarted(Box::new(goal), start))),
                     GateWork::Ended(key) => queue.push(Work::Update(Update::GoalEnded(key))),
+                    GateWork::Withdrawn(key) => {
+                        queue.withdraw_calls(|call| matches!(call, Request::Goal(goal) if goal.key == key));
+                        continue;
+                    }
                 };
                 if let (Pushed::Refused, Some(Work::Call(Request::Goal(goal)))) = pushed
                     && let Some(gate) = &mut self.gate

@@ -3,6 +3,7 @@
 //! waits); trajectories from topics wait in a bounded queue where, when it is full, the
 //! oldest gives way to the newest and is counted as dropped. Service calls are never
 //! dropped for topic work; past the bound they are refused (the caller gets an answer).
+//! A waiting call can be withdrawn (a gated goal that a newer goal superseded).
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
@@ -82,6 +83,15 @@ impl<U, T, S> WorkQueue<U, T, S> {
         drop(inbox);
         self.ready.notify_one();
         (pushed, None)
+    }
+
+    /// Takes back every waiting call that `unwanted` picks (a gated goal a newer one
+    /// superseded); returns how many.
+    pub fn withdraw_calls(&self, unwanted: impl Fn(&S) -> bool) -> usize {
+        let mut inbox = self.inbox.lock().expect("queue lock");
+        let before = inbox.items.len();
+        inbox.items.retain(|w| !matches!(w, Work::Call(call) if unwanted(call)));
+        before - inbox.items.len()
     }
 
     /// The next item, waiting up to `timeout`; `None` on time-out or once closed and empty.

@@ -35,6 +35,8 @@ pub enum GateWork {
     Started { goal: GateGoal, start: Instant },
     /// The goal ended: no more re-checks.
     Ended(GoalKey),
+    /// A newer goal superseded this one before it was decided: take its check back.
+    Withdrawn(GoalKey),
 }
 
 /// Why the gate's action servers and clients could not be made.
@@ -237,11 +239,29 @@ impl Relay {
             }
             let gate = GateGoal { key, source: c.action.clone(), goal: request.goal };
             log::info!("{}: goal {:?} ({} points) accepted for checking", c.action, request.goal_id, gate.goal.trajectory.points.len());
+            self.supersede_undecided(key, work);
             self.goals.insert(key, GoalEntry { gate: gate.clone(), info, stage: Stage::Checking, waiting: Vec::new(), ending: None });
             work.push(GateWork::Check(gate));
         }
         if received_any {
             self.publish_statuses(k);
+        }
+    }
+
+    /// A new goal for a controller supersedes that controller's goals still waiting for
+    /// their decision: whatever the new one's verdict, they would be preempted when it is
+    /// decided (by the controller, or by [`Self::decided`]), so they end now, cancelled as
+    /// preempted, and their checks are taken back. A burst of goals thus costs one check
+    /// each for the first and the newest, and never fills the worker's queue; a goal
+    /// already forwarded keeps running until the newer one is decided.
+    fn supersede_undecided(&mut self, newer: GoalKey, work: &mut Vec<GateWork>) {
+        let undecided: Vec<GoalKey> =
+            self.goals.iter().filter(|(k, e)| k.controller == newer.controller && matches!(e.stage, Stage::Checking)).map(|(k, _)| *k).collect();
+        for key in undecided {
+            work.retain(|w| !matches!(w, GateWork::Check(goal) if goal.key == key));
+            work.push(GateWork::Withdrawn(key));
+            let preempted = outcome(Outcome::SUCCESSFUL, "ccd_guard: preempted by a newer goal before it was checked");
+            self.finish(key, GoalStatusEnum::Canceled, preempted, work);
         }
     }
 
@@ -543,6 +563,9 @@ impl Relay {
 
     /// Aborts a goal the worker's queue had no room for.
     pub fn refuse_busy(&mut self, key: GoalKey, work: &mut Vec<GateWork>) {
+        if !self.goals.get(&key).is_some_and(|e| matches!(e.stage, Stage::Checking)) {
+            return;
+        }
         self.finish(key, GoalStatusEnum::Aborted, outcome(Outcome::INVALID_GOAL, "ccd_guard: busy: too many goals wait to be checked"), work);
     }
 
