@@ -10,12 +10,12 @@ use crate::motion::Segment;
 use crate::robot::Robot;
 
 /// The links to compute for `link`: it and its ancestors not yet `done`, parents first.
-fn missing_chain(robot: &Robot, placing: &[Option<usize>], done: &[bool], link: usize) -> Vec<usize> {
+fn missing_chain(robot: &Robot, done: &[bool], link: usize) -> Vec<usize> {
     let mut chain = Vec::new();
     let mut x = link;
     while !done[x] {
         chain.push(x);
-        match placing[x] {
+        match robot.placing_joints()[x] {
             Some(j) => x = robot.joints[j].parent_link,
             None => break,
         }
@@ -29,7 +29,6 @@ fn missing_chain(robot: &Robot, placing: &[Option<usize>], done: &[bool], link: 
 /// asked for holds the whole space, so that reading it by mistake stays sound.
 pub struct EnclosuresOnDemand {
     values: Vec<Interval>,
-    placing: Vec<Option<usize>>,
     done: Vec<bool>,
     links: Vec<LinkEnclosure>,
 }
@@ -41,13 +40,13 @@ impl EnclosuresOnDemand {
         let mut done = vec![false; robot.links.len()];
         links[robot.root_link] = LinkEnclosure { pose: IntervalPose::identity(), local: Some(IntervalPose::identity()) };
         done[robot.root_link] = true;
-        Self { values, placing: robot.placing_joints(), done, links }
+        Self { values, done, links }
     }
 
     /// Computes `link` and its ancestors, if not yet done.
     pub fn ensure(&mut self, robot: &Robot, link: usize) {
-        for l in missing_chain(robot, &self.placing, &self.done, link) {
-            let Some(j) = self.placing[l] else { continue };
+        for l in missing_chain(robot, &self.done, link) {
+            let Some(j) = robot.placing_joints()[l] else { continue };
             let joint = &robot.joints[j];
             let (value, _) = joint_value(joint, &self.values, &[]);
             self.links[l] = child_enclosure(&self.links[joint.parent_link], &joint.origin, joint.kind, &joint.axis, value, true);
@@ -66,7 +65,6 @@ impl EnclosuresOnDemand {
 pub struct JetsOnDemand {
     values: Vec<Interval>,
     rates: Vec<Interval>,
-    placing: Vec<Option<usize>>,
     done: Vec<bool>,
     jets: Vec<LinkJet>,
 }
@@ -89,7 +87,7 @@ impl JetsOnDemand {
         };
         let mut done = vec![false; robot.links.len()];
         done[robot.root_link] = true;
-        Self { values, rates, placing: robot.placing_joints(), done, jets }
+        Self { values, rates, done, jets }
     }
 
     /// The jets of link `base` and the links below it in `base`'s frame (the motion of
@@ -105,8 +103,8 @@ impl JetsOnDemand {
 
     /// Link `link`'s jet, computed (with its ancestors') when first asked for.
     pub fn get(&mut self, robot: &Robot, link: usize) -> &LinkJet {
-        for l in missing_chain(robot, &self.placing, &self.done, link) {
-            let Some(j) = self.placing[l] else { continue };
+        for l in missing_chain(robot, &self.done, link) {
+            let Some(j) = robot.placing_joints()[l] else { continue };
             let joint = &robot.joints[j];
             let (value, rate) = joint_value(joint, &self.values, &self.rates);
             self.jets[l] = child_jet(&self.jets[joint.parent_link], &joint.origin, joint.kind, &joint.axis, value, rate);

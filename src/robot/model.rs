@@ -77,9 +77,52 @@ pub struct Robot {
     pub variables: Vec<usize>,
     pub link_index: HashMap<String, usize>,
     pub joint_index: HashMap<String, usize>,
+    /// The joint that places each link (`None` for the root), kept with the joints
+    /// ([`Self::new`], [`Self::attach_fixed`]).
+    placing: Vec<Option<usize>>,
 }
 
 impl Robot {
+    /// A robot of `links` and `joints` (sorted parents first), with its tables.
+    pub fn new(
+        name: String,
+        links: Vec<Link>,
+        joints: Vec<Joint>,
+        root_link: usize,
+        variables: Vec<usize>,
+        (link_index, joint_index): (HashMap<String, usize>, HashMap<String, usize>),
+    ) -> Self {
+        let mut placing = vec![None; links.len()];
+        for (j, joint) in joints.iter().enumerate() {
+            placing[joint.child_link] = Some(j);
+        }
+        Self { name, links, joints, root_link, variables, link_index, joint_index, placing }
+    }
+
+    /// Adds `link`, fixed to `parent` at `origin` by a joint named `joint_name`; returns
+    /// the new link's index.
+    pub fn attach_fixed(&mut self, link: Link, parent: usize, origin: crate::math::Isometry3, joint_name: String) -> usize {
+        let (l, j) = (self.links.len(), self.joints.len());
+        self.link_index.insert(link.name.clone(), l);
+        self.links.push(link);
+        self.joints.push(Joint {
+            name: joint_name.clone(),
+            kind: JointKind::Fixed,
+            parent_link: parent,
+            child_link: l,
+            origin,
+            axis: crate::math::Vector3::z(),
+            lower: 0.0,
+            upper: 0.0,
+            max_velocity: Real::INFINITY,
+            mimic: None,
+            variable: None,
+        });
+        self.joint_index.insert(joint_name, j);
+        self.placing.push(Some(j));
+        l
+    }
+
     pub fn link_named(&self, name: &str) -> Option<usize> {
         self.link_index.get(name).copied()
     }
@@ -89,24 +132,13 @@ impl Robot {
     }
 
     /// The joint that places each link (`None` for the root).
-    pub fn placing_joints(&self) -> Vec<Option<usize>> {
-        let mut placing = vec![None; self.links.len()];
-        for (j, joint) in self.joints.iter().enumerate() {
-            placing[joint.child_link] = Some(j);
-        }
-        placing
+    pub fn placing_joints(&self) -> &[Option<usize>] {
+        &self.placing
     }
 
     /// The joints from `link` up to the root, the one placing `link` first.
-    pub fn joints_to_root(&self, link: usize) -> Vec<usize> {
-        let placing = self.placing_joints();
-        let mut chain = Vec::new();
-        let mut at = link;
-        while let Some(j) = placing[at] {
-            chain.push(j);
-            at = self.joints[j].parent_link;
-        }
-        chain
+    pub fn joints_to_root(&self, link: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(self.placing[link], |&j| self.placing[self.joints[j].parent_link])
     }
 
     /// Names of the independent joint variables, in joint-vector order.

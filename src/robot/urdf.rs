@@ -136,7 +136,7 @@ fn build_robot(urdf: &urdf_rs::Robot, path: &Path, resolver: &ResourceResolver) 
     let root_link = roots[0];
     let (mut joints, joint_index) = sort_parents_first(joints, root_link, links.len())?;
     let variables = assign_variables(&mut joints)?;
-    Ok(Robot { name: urdf.name.clone(), links, joints, root_link, variables, link_index, joint_index })
+    Ok(Robot::new(urdf.name.clone(), links, joints, root_link, variables, (link_index, joint_index)))
 }
 
 /// Breadth-first from the root, so parents are placed before children.

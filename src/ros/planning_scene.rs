@@ -7,7 +7,7 @@ use super::msg;
 use crate::collision::CollisionWorld;
 use crate::math::Isometry3;
 use crate::robot::srdf::DisabledPair;
-use crate::robot::{CollisionElement, Joint, JointKind, Link, Robot};
+use crate::robot::{CollisionElement, Link, Robot};
 use crate::scene::octomap_stream::{OctomapError, voxel_map_from_message};
 use crate::scene::{Obstacle, PoseError, Scene};
 use crate::shape::Shape;
@@ -403,25 +403,8 @@ impl PlanningSceneState {
         let mut extra_disabled = Vec::new();
         for (id, attached) in &self.attached {
             let parent = robot.link_named(&attached.link).expect("attached to a known link");
-            let link = robot.links.len();
             let collision = attached.shapes.iter().map(|(s, p)| CollisionElement { shape: s.clone(), origin: *p, mesh_source: None }).collect();
-            robot.links.push(Link { name: id.clone(), collision });
-            robot.link_index.insert(id.clone(), link);
-            let joint = robot.joints.len();
-            robot.joints.push(Joint {
-                name: format!("{id}_attachment"),
-                kind: JointKind::Fixed,
-                parent_link: parent,
-                child_link: link,
-                origin: Isometry3::identity(),
-                axis: crate::math::Vector3::z(),
-                lower: 0.0,
-                upper: 0.0,
-                max_velocity: crate::math::Real::INFINITY,
-                mimic: None,
-                variable: None,
-            });
-            robot.joint_index.insert(format!("{id}_attachment"), joint);
+            robot.attach_fixed(Link { name: id.clone(), collision }, parent, Isometry3::identity(), format!("{id}_attachment"));
             for touch in attached.touch_links.iter().chain(std::iter::once(&attached.link)) {
                 extra_disabled.push(DisabledPair { link1: id.clone(), link2: touch.clone(), reason: Some("touch link".into()) });
             }

@@ -195,7 +195,7 @@ impl<'w> ClearanceSearch<'w> {
     pub fn with_pairs(world: &'w CollisionWorld, pairs: Vec<(usize, usize)>) -> Self {
         let balls: Vec<BoundingBall> = world.elements.iter().map(BoundingBall::of_element).collect();
         let robot = &world.robot;
-        let up = |l: usize| robot.joints_to_root(l);
+        let up = |l: usize| robot.joints_to_root(l).collect::<Vec<_>>();
         let between = pairs
             .iter()
             .map(|&(a, b)| {
