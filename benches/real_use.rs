@@ -16,8 +16,8 @@
 //!
 //! `cargo bench --bench real_use` (needs `.venv`: `bash scripts/setup_python.sh`);
 //! `REAL_USE_CASES=N` cases per robot, plan kind and verdict kind (default 8);
-//! `REAL_USE_KIND=free|grazing|colliding` and `REAL_USE_ROBOT=panda|ur5` time only that
-//! kind or robot (for a profiler);
+//! `REAL_USE_KIND=free|grazing|colliding`, `REAL_USE_ROBOT=panda|ur5` and
+//! `REAL_USE_PLAN=MoveIt-like|coarse` time only that kind, robot or plan (for a profiler);
 //! `REAL_USE_THREADS=N` lets the checks use N cores (the peer is single-threaded);
 //! `REAL_USE_ONLY=first|whole` times only the first-only check or the whole report;
 //! `REAL_USE_BREAKDOWN=1` prints instead, per trajectory, the CPU milliseconds of each
@@ -221,6 +221,9 @@ fn main() {
     }
     if let Ok(robot) = std::env::var("REAL_USE_ROBOT") {
         all.retain(|c| c.robot == robot);
+    }
+    if let Ok(plan) = std::env::var("REAL_USE_PLAN") {
+        all.retain(|c| c.plan == plan);
     }
     let whole = CheckOptions::default();
     let first_only = CheckOptions { first_only: true, ..whole };

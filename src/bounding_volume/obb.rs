@@ -117,8 +117,13 @@ impl Obb {
     pub fn separation_placed(&self, other: &Obb) -> Real {
         let axes = SeparatingAxes::new(self, other);
         let (a, b, r, t) = (&self.half_extents, &other.half_extents, &axes.r, &axes.t);
-        let faces = (0..3).map(|i| axes.face_of_first(i)).chain((0..3).map(|j| axes.face_of_second(j)));
-        let mut gap = faces.map(|(centres, radii)| centres - radii).fold(Real::NEG_INFINITY, Real::max);
+        let mut gap = Real::NEG_INFINITY;
+        for k in 0..3 {
+            let (centres, radii) = axes.face_of_first(k);
+            gap = gap.max(centres - radii);
+            let (centres, radii) = axes.face_of_second(k);
+            gap = gap.max(centres - radii);
+        }
         for (i, j) in EDGE_PAIRS {
             // |a_i x b_j|: the edges nearly parallel give no axis the face axes lack.
             let length = (1.0 - r[(i, j)] * r[(i, j)]).max(0.0).sqrt();
@@ -198,12 +203,14 @@ impl<'a> SeparatingAxes<'a> {
 
     /// The first box's face axis `i`.
     fn face_of_first(&self, i: usize) -> (Real, Real) {
-        (self.t[i].abs(), self.a[i] + self.b.dot(&self.abs_r.row(i).transpose()))
+        let (abs_r, b) = (&self.abs_r, self.b);
+        (self.t[i].abs(), self.a[i] + (b[0] * abs_r[(i, 0)] + b[1] * abs_r[(i, 1)] + b[2] * abs_r[(i, 2)]))
     }
 
     /// The second box's face axis `j`.
     fn face_of_second(&self, j: usize) -> (Real, Real) {
-        (self.t.dot(&self.r.column(j)).abs(), self.a.dot(&self.abs_r.column(j)) + self.b[j])
+        let (r, abs_r, t, a) = (&self.r, &self.abs_r, &self.t, self.a);
+        ((t[0] * r[(0, j)] + t[1] * r[(1, j)] + t[2] * r[(2, j)]).abs(), (a[0] * abs_r[(0, j)] + a[1] * abs_r[(1, j)] + a[2] * abs_r[(2, j)]) + self.b[j])
     }
 
     /// The cross product of the first box's edge `i` and the second's edge `j`.
