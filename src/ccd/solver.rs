@@ -73,17 +73,17 @@ const MAP_DESCEND_RATIO: Real = 0.2;
 /// Bisection for a time of contact stops at this width (seconds, relative to the
 /// time's magnitude past 1 s): far below what a report prints or a controller acts on,
 /// and half the discrete tests of bisecting down to the last bit.
-pub const CONTACT_BISECTION_WIDTH: Real = 1e-12;
+const CONTACT_BISECTION_WIDTH: Real = 1e-12;
 /// Bisection for a time of separation (a contact event's end) stops at this width: a
 /// report's exit time to the nanosecond, where its entry is told to the picosecond (an
 /// exit bounds no proof: the solve after it starts from an instant the discrete test
 /// finds free).
-pub const SEPARATION_BISECTION_WIDTH: Real = 1e-9;
+pub(super) const SEPARATION_BISECTION_WIDTH: Real = 1e-9;
 
 /// Whether a bisection of `[lo, hi]` for a time of contact or separation is done: at
 /// `width` (relative to the time's magnitude past 1 s, as the widths above), or where the
 /// middle `mid` is no longer strictly inside.
-pub fn bisection_done(lo: Real, mid: Real, hi: Real, width: Real) -> bool {
+pub(super) fn bisection_done(lo: Real, mid: Real, hi: Real, width: Real) -> bool {
     mid <= lo || mid >= hi || hi - lo <= width * (1.0 + hi.abs())
 }
 /// Refine hierarchy nodes on one interval while fewer than this many items wait.
