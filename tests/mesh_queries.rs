@@ -2,7 +2,7 @@
 //! closed meshes and primitives either way.
 use ccd_guard::math::{Isometry3, Point3, Vector3};
 use ccd_guard::query::intersection::{TouchWitness, intersection_point, intersection_point_witnessed, mesh_convex_containment};
-use ccd_guard::shape::{Ball, Cuboid, Shape, TriMesh};
+use ccd_guard::shape::{Ball, Cuboid, Shape, SupportMap, TriMesh};
 use std::sync::Arc;
 
 /// A closed axis-aligned box mesh `[-h, h]`, two triangles per face, outward.
@@ -284,4 +284,83 @@ fn mesh_distances_are_the_least_over_every_triangle_pair() {
         }
     }
     assert!(near > 30, "{near} pairs within 5 cm");
+}
+
+/// A cube of side `2 h` whose faces are `n` x `n` grids of quads, the grid points lifted
+/// off their face by up to `bump` (outwards): a hull of many nearly coplanar corners.
+fn bumpy_cube(h: f64, n: usize, bump: f64, seed: u64) -> TriMesh {
+    let mut state = seed;
+    let mut next = || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let (mut v, mut t) = (Vec::new(), Vec::new());
+    for axis in 0..3 {
+        for side in [-1.0, 1.0] {
+            let first = v.len() as u32;
+            for i in 0..=n {
+                for j in 0..=n {
+                    let (a, b) = (-h + 2.0 * h * i as f64 / n as f64, -h + 2.0 * h * j as f64 / n as f64);
+                    let mut p = [0.0; 3];
+                    p[axis] = side * (h + bump * next());
+                    (p[(axis + 1) % 3], p[(axis + 2) % 3]) = (a, b);
+                    v.push(Point3::new(p[0], p[1], p[2]));
+                }
+            }
+            let at = |i: usize, j: usize| first + (i * (n + 1) + j) as u32;
+            for i in 0..n {
+                for j in 0..n {
+                    t.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
+                    t.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+                }
+            }
+        }
+    }
+    TriMesh::new(v, t).unwrap()
+}
+
+/// A mesh's convex bound gives support points by hill climbing over its hull's vertex
+/// graph, from the last answer: along every direction (random ones, each a small turn
+/// from the last, and near the axes, where the nearly coplanar corners of a bumpy cube
+/// compete), the point it climbs to is as far as the farthest of its vertices, and with
+/// the margin as far as every vertex of the mesh. Round, stretched and box-like meshes
+/// of hundreds of vertices (a climb that stopped at its first step, or at the hint,
+/// falls short).
+#[test]
+fn mesh_hull_support_points_climb_to_the_farthest_vertex() {
+    let stretched = {
+        let round = bumpy_sphere(0.1, 0.02, 24, 7);
+        let v = round.vertices().iter().map(|p| Point3::new(3.0 * p.x, p.y, 0.5 * p.z)).collect();
+        TriMesh::new(v, round.triangle_indices().to_vec()).unwrap()
+    };
+    let meshes = [("round", bumpy_sphere(0.1, 0.01, 20, 3)), ("stretched", stretched), ("box-like", bumpy_cube(0.1, 12, 1e-4, 5))];
+    let mut state = 0x9e3779b97f4a7c15u64;
+    let mut next = || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+    };
+    for (name, mesh) in &meshes {
+        let hull = mesh.hull();
+        assert!(hull.graph().is_some_and(|g| g.vertex_count() == hull.vertices().len()), "{name}: a vertex graph");
+        assert!(hull.vertices().len() > 24, "{name}: {} vertices, scanned", hull.vertices().len());
+        let mut d = Vector3::new(1.0, 0.0, 0.0);
+        for k in 0..20000 {
+            let jitter = Vector3::new(next(), next(), next());
+            d = match k % 3 {
+                0 => jitter,
+                1 => d + 0.05 * jitter,
+                _ => {
+                    let mut axis = Vector3::zeros();
+                    axis[k % 9 / 3] = if k % 2 == 0 { 1.0 } else { -1.0 };
+                    axis + 1e-3 * jitter
+                }
+            }
+            .normalize();
+            let climbed = hull.core_support(&d).coords.dot(&d);
+            let farthest_kept = hull.vertices().iter().map(|v| v.coords.dot(&d)).fold(f64::NEG_INFINITY, f64::max);
+            assert!(climbed >= farthest_kept, "{name}: climbed to {climbed}, a vertex lies at {farthest_kept} along {d:?}");
+            let farthest = mesh.vertices().iter().map(|v| v.coords.dot(&d)).fold(f64::NEG_INFINITY, f64::max);
+            assert!(hull.support(&d).coords.dot(&d) >= farthest, "{name}: the bound falls short of a mesh vertex along {d:?}");
+        }
+    }
 }

@@ -7,9 +7,10 @@
 //! made here, and `shape` (a floor below) only keeps what it picks, from the first time
 //! it is asked for. `collision::CollisionWorld::new` asks for every mesh's, so that no
 //! check pays for it.
+use super::closest_features::ConvexPolyhedron;
 use super::gjk;
 use crate::math::{Point3, Real, Vector3};
-use crate::shape::{MeshHull, Shape, SupportMap, TriMesh};
+use crate::shape::{MeshHull, ReducedHull, Shape, SupportMap, TriMesh, VertexGraph};
 
 impl TriMesh {
     /// The mesh's convex hull as a support map (every point of the mesh lies in it).
@@ -34,9 +35,36 @@ impl Shape {
     }
 }
 
+/// Hulls with at most this many vertices are scanned for support points, larger ones
+/// climbed (the vertex graph pays for itself past a few dozen vertices, as in
+/// `ConvexPolyhedron`'s support).
+const SCANNED_VERTICES: usize = 24;
+
+/// The reduction ([`extreme_vertices`]) with its hull's vertex graph, so that support
+/// points come by hill climbing: `cargo bench --bench real_use`, one core, the scans of
+/// 57-220 vertices per support point replaced, coarse plans' first answers and whole
+/// reports 5-10% faster, plans in small steps unchanged.
+///
+/// The graph is that of `ConvexPolyhedron::from_points` (the hull checked closed and
+/// convex), whose corners replace the chosen vertices: the points it drops lie within
+/// 1e-12 of the hull's size of its surface, which the margin's added 1e-9 covers. Where
+/// the hull cannot be built (flat clouds), support points come by the scan.
+fn reduced_hull(points: &[Point3]) -> ReducedHull {
+    let (vertices, margin) = extreme_vertices(points);
+    if vertices.len() > SCANNED_VERTICES
+        && let Ok(hull) = ConvexPolyhedron::from_points(&vertices)
+    {
+        let size = vertices.iter().map(|p| p.coords.norm()).fold(0.0, Real::max);
+        let lists: Vec<Vec<u32>> = (0..hull.vertex_count() as u32).map(|v| hull.neighbours(v).collect()).collect();
+        let graph = VertexGraph::new(&lists);
+        return ReducedHull { vertices: hull.vertices().to_vec(), margin: margin + 1e-9 * (1.0 + size), graph: Some(graph) };
+    }
+    ReducedHull { vertices, margin, graph: None }
+}
+
 /// Extreme vertices along many directions (a Fibonacci sphere), and the largest
 /// distance of any vertex from their hull (an upper bound, from GJK), rounded up.
-fn reduced_hull(points: &[Point3]) -> (Vec<Point3>, Real) {
+fn extreme_vertices(points: &[Point3]) -> (Vec<Point3>, Real) {
     const DIRECTIONS: usize = 200;
     if points.len() <= DIRECTIONS / 4 {
         return (points.to_vec(), 0.0);

@@ -10,8 +10,8 @@ mod trimesh;
 mod voxel_map;
 
 pub use primitives::{Ball, Capsule, Cone, Cuboid, Cylinder};
-pub use support_map::{SupportMap, TriangleShape, farthest_along, support_aabb};
-pub use trimesh::{MeshError, MeshHull, TriMesh};
+pub use support_map::{SupportMap, TriangleShape, VertexGraph, farthest_along, hill_climb, support_aabb};
+pub use trimesh::{MeshError, MeshHull, ReducedHull, TriMesh};
 pub use voxel_map::{KEY_CENTRE, TREE_DEPTH, Voxel, VoxelMap, VoxelMapError, VoxelNodeContent, placed_aabb};
 
 use crate::bounding_volume::{Aabb, Obb};

@@ -5,6 +5,7 @@
 use super::primitives::{Ball, Capsule, Cone, Cuboid, Cylinder};
 use crate::bounding_volume::Aabb;
 use crate::math::{Isometry3, Point3, Real, Triangle, Vector3};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 pub trait SupportMap {
     /// The point of the core shape farthest along `dir` (any point if `dir` is zero).
@@ -127,4 +128,66 @@ pub fn farthest_along(points: &[Point3], d: &Vector3) -> Option<Point3> {
         }
     }
     Some(best)
+}
+
+/// The support point of a convex polytope's vertices by hill climbing over its vertex
+/// graph (`neighbours`: the vertices joined to one by an edge, or more), from the vertex
+/// `hint` holds (the last answer): on a convex polytope a vertex with no neighbour
+/// farther along `d` is a farthest vertex. `hint` is left at the answer, so that the
+/// next query, mostly along a nearby direction, climbs a step or two.
+pub fn hill_climb<I: IntoIterator<Item = u32>>(vertices: &[Point3], neighbours: impl Fn(u32) -> I, hint: &AtomicU32, d: &Vector3) -> Point3 {
+    let mut v = hint.load(Ordering::Relaxed).min(vertices.len() as u32 - 1);
+    let mut best = vertices[v as usize].coords.dot(d);
+    'climb: loop {
+        for w in neighbours(v) {
+            let along = vertices[w as usize].coords.dot(d);
+            if along > best {
+                (v, best) = (w, along);
+                continue 'climb;
+            }
+        }
+        break;
+    }
+    hint.store(v, Ordering::Relaxed);
+    vertices[v as usize]
+}
+
+/// A convex polytope's vertex graph in compact form, for [`hill_climb`]: vertex `v`'s
+/// neighbours are `neighbours[start[v]..start[v + 1]]`.
+#[derive(Debug)]
+pub struct VertexGraph {
+    start: Vec<u32>,
+    neighbours: Vec<u32>,
+    /// Where the next climb starts.
+    hint: AtomicU32,
+}
+
+impl Clone for VertexGraph {
+    fn clone(&self) -> Self {
+        Self { start: self.start.clone(), neighbours: self.neighbours.clone(), hint: AtomicU32::new(self.hint.load(Ordering::Relaxed)) }
+    }
+}
+
+impl VertexGraph {
+    /// The graph of per-vertex neighbour lists.
+    pub fn new(lists: &[Vec<u32>]) -> Self {
+        let mut start = Vec::with_capacity(lists.len() + 1);
+        let mut neighbours = Vec::new();
+        for list in lists {
+            start.push(neighbours.len() as u32);
+            neighbours.extend_from_slice(list);
+        }
+        start.push(neighbours.len() as u32);
+        Self { start, neighbours, hint: AtomicU32::new(0) }
+    }
+
+    pub fn vertex_count(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    /// The vertex of `vertices` (the polytope's, in the graph's order) farthest along `d`.
+    pub fn farthest_along(&self, vertices: &[Point3], d: &Vector3) -> Point3 {
+        let neighbours = |v: u32| self.neighbours[self.start[v as usize] as usize..self.start[v as usize + 1] as usize].iter().copied();
+        hill_climb(vertices, neighbours, &self.hint, d)
+    }
 }

@@ -7,7 +7,7 @@
 use crate::bounding_volume::Aabb;
 use crate::math::{Point3, Real, Triangle, Vector3};
 use crate::partitioning::ObbTree;
-use crate::shape::SupportMap;
+use crate::shape::{SupportMap, VertexGraph};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -32,10 +32,8 @@ pub struct TriMesh {
     component_representatives: Vec<u32>,
     /// Every edge is shared by exactly two triangles: the mesh bounds a solid.
     closed: bool,
-    /// A few extreme vertices, and how far every other vertex may lie outside their
-    /// hull: the hull of these grown by the margin holds the mesh. Reduced when first
-    /// asked for.
-    hull: OnceLock<(Vec<Point3>, Real)>,
+    /// The convex bound: reduced when first asked for.
+    hull: OnceLock<ReducedHull>,
     /// Per triangle, the triangle across each of its edges (`NO_NEIGHBOUR` on a border).
     /// Built when first asked for.
     neighbours: OnceLock<Vec<[u32; 3]>>,
@@ -93,14 +91,14 @@ impl TriMesh {
     /// the distinct vertices (those of the triangles, sorted, each position once) when
     /// first asked for, kept with the mesh. `query::mesh_hull` is the one reduction (as
     /// `TriMesh::hull`).
-    pub(crate) fn hull_with(&self, reduce: impl FnOnce(&[Point3]) -> (Vec<Point3>, Real)) -> MeshHull<'_> {
-        let (vertices, margin) = self.hull.get_or_init(|| {
+    pub(crate) fn hull_with(&self, reduce: impl FnOnce(&[Point3]) -> ReducedHull) -> MeshHull<'_> {
+        let hull = self.hull.get_or_init(|| {
             let mut distinct: Vec<Point3> = self.triangles.iter().flatten().map(|&i| self.vertices[i as usize]).collect();
             distinct.sort_by(|a, b| a.coords.as_slice().partial_cmp(b.coords.as_slice()).expect("finite"));
             distinct.dedup();
             reduce(&distinct)
         });
-        MeshHull { vertices, margin: *margin }
+        MeshHull { vertices: &hull.vertices, margin: hull.margin, graph: hull.graph.as_ref() }
     }
 
     /// The triangles across the edges of triangle `t` (vertices welded by position; one
@@ -177,17 +175,40 @@ impl TriMesh {
     }
 }
 
+/// A mesh's convex bound as the reduction made it (`query::mesh_hull`): a few extreme
+/// vertices, how far every other vertex may lie outside their hull (the hull of these
+/// grown by the margin holds the mesh), and where the hull was built, its vertex graph
+/// (`vertices` then are the hull's corners, in the graph's order).
+#[derive(Clone, Debug)]
+pub struct ReducedHull {
+    pub vertices: Vec<Point3>,
+    pub margin: Real,
+    pub graph: Option<VertexGraph>,
+}
+
 /// A convex bound of a mesh through its support function: the hull of a few extreme
-/// vertices grown by a margin that covers every other vertex.
+/// vertices grown by a margin that covers every other vertex. Its support points come
+/// by hill climbing where it has the hull's vertex graph, else by a scan.
 pub struct MeshHull<'a> {
     vertices: &'a [Point3],
     margin: Real,
+    graph: Option<&'a VertexGraph>,
 }
 
 impl<'a> MeshHull<'a> {
-    /// The hull of `vertices` grown by `margin`.
+    /// The hull of `vertices` grown by `margin` (support points by a scan).
     pub fn new(vertices: &'a [Point3], margin: Real) -> Self {
-        Self { vertices, margin }
+        Self { vertices, margin, graph: None }
+    }
+
+    /// The vertices whose hull (grown by the margin) holds the mesh.
+    pub fn vertices(&self) -> &'a [Point3] {
+        self.vertices
+    }
+
+    /// The hull's vertex graph, where support points come by hill climbing.
+    pub fn graph(&self) -> Option<&'a VertexGraph> {
+        self.graph
     }
 }
 
@@ -197,7 +218,10 @@ impl SupportMap for MeshHull<'_> {
     }
 
     fn core_support(&self, d: &Vector3) -> Point3 {
-        super::support_map::farthest_along(self.vertices, d).unwrap_or_else(Point3::origin)
+        match self.graph {
+            Some(graph) => graph.farthest_along(self.vertices, d),
+            None => super::support_map::farthest_along(self.vertices, d).unwrap_or_else(Point3::origin),
+        }
     }
 }
 

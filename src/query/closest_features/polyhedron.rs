@@ -10,7 +10,7 @@ use super::feature::Feat;
 use super::hull::{HullError, hull_polygons};
 use super::voronoi::Cells;
 use crate::math::{Point3, Real, Vector3};
-use crate::shape::SupportMap;
+use crate::shape::{SupportMap, farthest_along, hill_climb};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -286,6 +286,12 @@ impl ConvexPolyhedron {
     }
 
     /// The vertex at the other end of edge `e` from `v`.
+    /// The vertices joined to vertex `v` by an edge (a hull edge, or a diagonal of a
+    /// face cut into pieces).
+    pub fn neighbours(&self, v: u32) -> impl Iterator<Item = u32> + '_ {
+        self.vertex_edges(v).iter().map(move |&e| self.other_end(e, v))
+    }
+
     fn other_end(&self, e: u32, v: u32) -> u32 {
         let e = &self.edges[e as usize];
         if e.tail == v { e.head } else { e.tail }
@@ -316,38 +322,9 @@ fn cut_polygon(k: usize) -> Vec<Vec<usize>> {
 /// hulls are scanned instead).
 impl SupportMap for ConvexPolyhedron {
     fn core_support(&self, dir: &Vector3) -> Point3 {
-        let n = self.vertices.len();
-        if n <= SUPPORT_SCAN_MAX {
-            let mut best = 0;
-            let mut best_d = Real::NEG_INFINITY;
-            for (i, v) in self.vertices.iter().enumerate() {
-                let d = v.coords.dot(dir);
-                if d > best_d {
-                    best_d = d;
-                    best = i;
-                }
-            }
-            return self.vertices[best];
+        if self.vertices.len() <= SUPPORT_SCAN_MAX {
+            return farthest_along(&self.vertices, dir).expect("a polyhedron has vertices");
         }
-        let mut v = self.support_hint.load(Ordering::Relaxed).min(n as u32 - 1);
-        let mut best_d = self.vertices[v as usize].coords.dot(dir);
-        loop {
-            let mut moved = false;
-            for &e in self.vertex_edges(v) {
-                let w = self.other_end(e, v);
-                let d = self.vertices[w as usize].coords.dot(dir);
-                if d > best_d {
-                    best_d = d;
-                    v = w;
-                    moved = true;
-                    break;
-                }
-            }
-            if !moved {
-                break;
-            }
-        }
-        self.support_hint.store(v, Ordering::Relaxed);
-        self.vertices[v as usize]
+        hill_climb(&self.vertices, |v| self.neighbours(v), &self.support_hint, dir)
     }
 }
