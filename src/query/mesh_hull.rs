@@ -10,7 +10,7 @@
 use super::closest_features::ConvexPolyhedron;
 use super::gjk;
 use crate::math::{Point3, Real, Vector3};
-use crate::shape::{MeshHull, ReducedHull, Shape, SupportMap, TriMesh, VertexGraph};
+use crate::shape::{MeshHull, ReducedHull, SCANNED_VERTICES, Shape, SupportMap, TriMesh, VertexGraph};
 
 impl TriMesh {
     /// The mesh's convex hull as a support map (every point of the mesh lies in it).
@@ -34,11 +34,6 @@ impl Shape {
         }
     }
 }
-
-/// Hulls with at most this many vertices are scanned for support points, larger ones
-/// climbed (the vertex graph pays for itself past a few dozen vertices, as in
-/// `ConvexPolyhedron`'s support).
-const SCANNED_VERTICES: usize = 24;
 
 /// The reduction ([`extreme_vertices`]) with its hull's vertex graph, so that support
 /// points come by hill climbing: `cargo bench --bench real_use`, one core, the scans of

@@ -10,7 +10,7 @@ mod trimesh;
 mod voxel_map;
 
 pub use primitives::{Ball, Capsule, Cone, Cuboid, Cylinder};
-pub use support_map::{SupportMap, TriangleShape, VertexGraph, farthest_along, hill_climb, support_aabb};
+pub use support_map::{SCANNED_VERTICES, SupportMap, TriangleShape, VertexGraph, farthest_along, hill_climb, support_aabb};
 pub use trimesh::{MeshError, MeshHull, ReducedHull, TriMesh};
 pub use voxel_map::{KEY_CENTRE, TREE_DEPTH, Voxel, VoxelMap, VoxelMapError, VoxelNodeContent, placed_aabb};
 

@@ -130,6 +130,11 @@ pub fn farthest_along(points: &[Point3], d: &Vector3) -> Option<Point3> {
     Some(best)
 }
 
+/// Polytopes with at most this many vertices are scanned for support points
+/// ([`farthest_along`]); larger ones are climbed ([`hill_climb`]), where the walk pays
+/// for itself.
+pub const SCANNED_VERTICES: usize = 24;
+
 /// The support point of a convex polytope's vertices by hill climbing over its vertex
 /// graph (`neighbours`: the vertices joined to one by an edge, or more), from the vertex
 /// `hint` holds (the last answer): on a convex polytope a vertex with no neighbour

@@ -10,14 +10,12 @@ use super::feature::Feat;
 use super::hull::{HullError, hull_polygons};
 use super::voronoi::Cells;
 use crate::math::{Point3, Real, Vector3};
-use crate::shape::{SupportMap, farthest_along, hill_climb};
+use crate::shape::{SCANNED_VERTICES, SupportMap, farthest_along, hill_climb};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Polygons with more edges than this are cut into faces of at most four sides.
 pub(super) const MAX_FACE_SIDES: usize = 5;
-/// Below this many vertices the support function scans them all.
-const SUPPORT_SCAN_MAX: usize = 24;
 
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Edge {
@@ -322,7 +320,7 @@ fn cut_polygon(k: usize) -> Vec<Vec<usize>> {
 /// hulls are scanned instead).
 impl SupportMap for ConvexPolyhedron {
     fn core_support(&self, dir: &Vector3) -> Point3 {
-        if self.vertices.len() <= SUPPORT_SCAN_MAX {
+        if self.vertices.len() <= SCANNED_VERTICES {
             return farthest_along(&self.vertices, dir).expect("a polyhedron has vertices");
         }
         hill_climb(&self.vertices, |v| self.neighbours(v), &self.support_hint, dir)
