@@ -3,8 +3,8 @@
 //! search over (pair, time cell) of `clearance::min_clearance`, against dense sampling
 //! of the exact distance every 0.005 rad in the same run (which only bounds the
 //! minimum from above, and misses it between samples). The criterion runs share one
-//! `ClearanceSearch` (its hulls built once); the summary also times a new search per
-//! trajectory, as `ccd_guard check` runs it.
+//! `ClearanceSearch`; the summary also times a new search per trajectory, as
+//! `ccd_guard check` runs it.
 use ccd_guard::clearance::{ClearanceOptions, ClearanceSearch, checked_element_pairs, world_distance};
 use ccd_guard::collision::CollisionWorld;
 use ccd_guard::motion::JointMotion;
@@ -57,16 +57,13 @@ fn clearance(c: &mut Criterion) {
         })
     });
 
-    let (mut ours, mut untracked, mut fresh, mut sampled, mut below) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), 0);
+    let (mut ours, mut fresh, mut sampled, mut below) = (Vec::new(), Vec::new(), Vec::new(), 0);
     let (mut evaluations, mut exact, mut cells) = (0, 0, 0);
     let mut gap: f64 = 0.0;
     for motion in &free {
         let t = Instant::now();
         let found = search.min_clearance(motion, &options).expect("pairs");
         ours.push(t.elapsed().as_secs_f64());
-        let t = Instant::now();
-        black_box(search.min_clearance(motion, &ClearanceOptions { track_hulls: false, ..options }));
-        untracked.push(t.elapsed().as_secs_f64());
         // As `check` does: a new search (its hulls and support trees built as needed).
         let t = Instant::now();
         black_box(ClearanceSearch::new(world).min_clearance(motion, &options));
@@ -80,11 +77,10 @@ fn clearance(c: &mut Criterion) {
         below += (found.closest.distance < reference) as usize;
         gap = gap.max(found.closest.distance - reference);
     }
-    let (m_ours, m_untracked, m_fresh, m_sampled) = (median(ours), median(untracked), median(fresh), median(sampled));
+    let (m_ours, m_fresh, m_sampled) = (median(ours), median(fresh), median(sampled));
     println!(
         "\nclearance, {} free Panda trajectories ({} segments): min_clearance median {:.2} ms per trajectory \
-         ({:.0} pairs measured, {:.1} exact mesh distances, {:.0} time cells; {:.2} ms with GJK instead of the warm-started \
-         Lin–Canny hull test, {:.2} ms with a new search per trajectory), sampling at 0.005 rad {:.2} ms (ratio {:.2}); \
+         ({:.0} pairs measured, {:.1} exact mesh distances, {:.0} time cells; {:.2} ms with a new search per trajectory), sampling at 0.005 rad {:.2} ms (ratio {:.2}); \
          min_clearance found a smaller distance than sampling in {below} trajectories, and exceeded it by at most {gap:.2e} m (tolerance {:e} m or {}%)",
         free.len(),
         free.iter().map(|m| m.segments.len()).sum::<usize>(),
@@ -92,7 +88,6 @@ fn clearance(c: &mut Criterion) {
         evaluations as f64 / free.len() as f64,
         exact as f64 / free.len() as f64,
         cells as f64 / free.len() as f64,
-        m_untracked * 1e3,
         m_fresh * 1e3,
         m_sampled * 1e3,
         m_sampled / m_ours,

@@ -20,6 +20,7 @@
 //! `REAL_USE_PLAN=MoveIt-like|coarse` time only that kind, robot or plan (for a profiler);
 //! `REAL_USE_THREADS=N` lets the checks use N cores (the peer is single-threaded);
 //! `REAL_USE_ONLY=first|whole` times only the first-only check or the whole report;
+//! `REAL_USE_REPEAT=N` runs each timed check N times over (for a profiler's samples);
 //! `REAL_USE_BREAKDOWN=1` prints instead, per trajectory, the CPU milliseconds of each
 //! part of the two checks (the first-only search for pairs apart, the clearance search
 //! and its world and self searches each alone,
@@ -65,8 +66,10 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// Milliseconds of the best of three runs.
+/// The best of 3 runs (of `REAL_USE_REPEAT` times 3, for a profiler).
 fn best_of_3(run: &dyn Fn()) -> f64 {
-    (0..3)
+    let repeat: usize = std::env::var("REAL_USE_REPEAT").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
+    (0..3 * repeat.max(1))
         .map(|_| {
             let started = Instant::now();
             run();

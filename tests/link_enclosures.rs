@@ -1,7 +1,9 @@
 //! Link enclosures over a time interval (`enclosure::link_enclosures` and
 //! `link_jets`, Redon et al. 2004 §3.3 and §4.1) hold what f64 forward kinematics computes at
 //! every sampled instant of the interval: each link's world pose, its pose in the
-//! parent's frame, and (for the jets) the pose's time derivative by central differences.
+//! parent's frame, each link in every other's frame (composed along the chain between
+//! them, both ways round at once), and (for the jets) the pose's time derivative by
+//! central differences.
 //! Robots: a chain with revolute joints about skew and coordinate axes, a continuous, a prismatic, a
 //! fixed and a mimic joint (about -z: the rates of a turn about a negative axis); segments linear, cubic and quintic with random coefficients.
 //! The certifier's balls of affine maps built from them (Schröcker & Weber §5: from the pose
@@ -9,7 +11,7 @@
 //! the element's own metric.
 use ccd_guard::certifier::metric::ObjectMetric;
 use ccd_guard::certifier::motion_ball::{arc_length_ball, metric_speed_bound, motion_ball, relative_metric_speed_bound};
-use ccd_guard::enclosure::{IntervalMatrix3, IntervalPose, IntervalVector3, link_enclosures, link_jets};
+use ccd_guard::enclosure::{IntervalMatrix3, IntervalPose, IntervalVector3, KinematicTree, link_enclosures, link_jets};
 use ccd_guard::math::{Isometry3, Matrix3, Point3, Translation3, UnitQuaternion, Vector3};
 use ccd_guard::motion::Segment;
 use ccd_guard::robot::Robot;
@@ -84,6 +86,19 @@ fn check(robot: &Robot, seg: &Segment, s0: f64, s1: f64) -> Result<(), TestCaseE
             prop_assert!(!e.pose.is_finite(), "link {} not asked for must be the whole space", l);
         }
     }
+    // Each link in every other's frame, both ways round from one walk up the chain:
+    // what the walk for each way gives, bit for bit.
+    let tree = KinematicTree::new(robot);
+    let links = robot.links.len();
+    let mut relative = Vec::new();
+    for a in 0..links {
+        for b in 0..links {
+            let both = tree.relative_poses(&enclosures, a, b);
+            prop_assert_eq!(both[0], tree.relative_pose(&enclosures, a, b), "link {} in link {}'s frame", b, a);
+            prop_assert_eq!(both[1], tree.relative_pose(&enclosures, b, a), "link {} in link {}'s frame", a, b);
+            relative.push((a, b, both[0]));
+        }
+    }
     link_jets(robot, seg, s0, s1, &mut jets);
     let parent = |link: usize| robot.joints.iter().find(|j| j.child_link == link).map(|j| j.parent_link);
     for k in 0..=16 {
@@ -91,6 +106,11 @@ fn check(robot: &Robot, seg: &Segment, s0: f64, s1: f64) -> Result<(), TestCaseE
         let at = poses(robot, seg, s);
         let h = 1e-6 * seg.duration;
         let (before, after) = (poses(robot, seg, s - h), poses(robot, seg, s + h));
+        for (a, b, b_in_a) in &relative {
+            let sampled = at[*a].inverse() * at[*b];
+            prop_assert!(matrix_within(&b_in_a.rotation, &rotation(&sampled), 1e-13), "link {} in link {}'s frame, rotation at s={}", b, a, s);
+            prop_assert!(vector_within(&b_in_a.translation, &sampled.translation.vector, 1e-13), "link {} in link {}'s frame at s={}", b, a, s);
+        }
         for (l, pose) in at.iter().enumerate() {
             let e = &enclosures[l];
             prop_assert_eq!(e.pose, jets[l].enclosure.pose, "the jets' poses are the enclosures");

@@ -17,4 +17,4 @@ pub use event_depth::{bodies_depth, body_named, contact_normal, max_depth_over};
 pub use min_clearance::{CellBounds, ClearanceOptions, ClearanceSearch, MinClearance, min_clearance, min_clearances_together};
 pub use profile::{ClearanceSample, PairProfile, clearance_profile, pair_profiles};
 pub use split::{SplitClearance, split_clearance};
-pub use world_distance::{ElementHulls, PairDistance, checked_element_pairs, pair_distance, pair_distance_tracked, world_distance};
+pub use world_distance::{PairDistance, checked_element_pairs, pair_distance, world_distance};

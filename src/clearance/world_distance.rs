@@ -1,17 +1,8 @@
 //! Distances in one configuration: of one element pair, and the smallest over all
 //! checked pairs (pairs ordered and pruned by the distance of their world boxes).
-//!
-//! A pair of elements with convex hulls (meshes, boxes) is first measured hull to hull
-//! by Lin–Canny's closest features, warm started from the pair's last query (Lin 1993
-//! §4.1: only the root pair is tracked until the hulls come close): a mesh lies in
-//! its hull, so a hull distance at or above the cutoff ends the query, and for two
-//! boxes it is the answer.
 use crate::collision::{Body, CollisionWorld};
 use crate::math::{Isometry3, Point3, Real};
-use crate::query::closest_features::{ConvexPolyhedron, WarmStart, closest_features_cached};
 use crate::query::distance::shape_distance;
-use crate::shape::Shape;
-use std::sync::OnceLock;
 
 /// The distance of one element pair `(a, b)`, with its closest world points.
 #[derive(Clone, Copy, Debug)]
@@ -35,75 +26,6 @@ pub fn checked_element_pairs(world: &CollisionWorld) -> Vec<(usize, usize)> {
         }
     }
     pairs
-}
-
-/// The convex hull of each element where it has one worth tracking: of a mesh's
-/// vertices (a bound), or a box (the shape itself, `exact`). Each is built when first
-/// asked for: a mesh's hull costs milliseconds, more than a short search spends on it.
-pub struct ElementHulls<'w> {
-    world: &'w CollisionWorld,
-    hulls: Vec<OnceLock<Option<(ConvexPolyhedron, bool)>>>,
-}
-
-impl<'w> ElementHulls<'w> {
-    pub fn new(world: &'w CollisionWorld) -> Self {
-        Self { world, hulls: (0..world.elements.len()).map(|_| OnceLock::new()).collect() }
-    }
-
-    /// Whether element `e` has a hull (a mesh or a box), without building it.
-    pub fn has_hull(&self, e: usize) -> bool {
-        matches!(self.world.elements[e].shape, Shape::TriMesh(_) | Shape::Cuboid(_))
-    }
-
-    /// Whether element `e`'s hull has been built (or found not to exist).
-    pub fn is_built(&self, e: usize) -> bool {
-        self.hulls[e].get().is_some()
-    }
-
-    /// Element `e`'s hull, and whether it is the shape itself (a box).
-    pub fn get(&self, e: usize) -> Option<(&ConvexPolyhedron, bool)> {
-        let element = &self.world.elements[e];
-        self.hulls[e]
-            .get_or_init(|| match &element.shape {
-                Shape::TriMesh(m) => ConvexPolyhedron::from_points(&distinct(m.vertices())).ok().map(|h| (h, false)),
-                Shape::Cuboid(_) => ConvexPolyhedron::from_points(&element.local_obb.corners()).ok().map(|h| (h, true)),
-                _ => None,
-            })
-            .as_ref()
-            .map(|(h, exact)| (h, *exact))
-    }
-}
-
-/// The points without repeats (a mesh read from STL lists each vertex once per
-/// triangle); the hull of the points is the same.
-fn distinct(points: &[Point3]) -> Vec<Point3> {
-    let mut keyed: Vec<([u64; 3], Point3)> = points.iter().map(|p| ([p.x.to_bits(), p.y.to_bits(), p.z.to_bits()], *p)).collect();
-    keyed.sort_unstable_by_key(|x| x.0);
-    keyed.dedup_by(|x, y| x.0 == y.0);
-    keyed.into_iter().map(|(_, p)| p).collect()
-}
-
-/// As [`pair_distance`], with the hull-to-hull test first (warm started from `cache`,
-/// which belongs to this pair).
-pub fn pair_distance_tracked(
-    world: &CollisionWorld,
-    hulls: &ElementHulls,
-    (a, b): (usize, usize),
-    link_poses: &[Isometry3],
-    cutoff: Real,
-    cache: &mut WarmStart,
-) -> Option<PairDistance> {
-    if let (Some((ha, exact_a)), Some((hb, exact_b))) = (hulls.get(a), hulls.get(b)) {
-        let (pose_a, pose_b) = (world.element_pose(&world.elements[a], link_poses), world.element_pose(&world.elements[b], link_poses));
-        let found = closest_features_cached(ha, &pose_a, hb, &pose_b, cache);
-        if found.distance >= cutoff {
-            return None;
-        }
-        if exact_a && exact_b && !found.penetrating {
-            return Some(PairDistance { distance: found.distance, elements: (a, b), point_a: found.point_a, point_b: found.point_b });
-        }
-    }
-    pair_distance(world, (a, b), link_poses, cutoff)
 }
 
 /// The distance of the pair with the links at `link_poses`, if below `cutoff`.

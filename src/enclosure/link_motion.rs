@@ -245,6 +245,20 @@ impl KinematicTree {
     /// between them (up from each to their common ancestor). The enclosures must hold
     /// the poses in the parent's frame.
     pub fn relative_pose(&self, links: &[LinkEnclosure], a: usize, b: usize) -> IntervalPose {
+        let (a_up, b_up) = self.up_to_common_ancestor(links, a, b);
+        in_frame_of(a_up, b_up)
+    }
+
+    /// Both ways round from one walk up the chain: link `b` in the frame of link `a`,
+    /// and `a` in `b`'s (each what [`Self::relative_pose`] gives).
+    pub fn relative_poses(&self, links: &[LinkEnclosure], a: usize, b: usize) -> [IntervalPose; 2] {
+        let (a_up, b_up) = self.up_to_common_ancestor(links, a, b);
+        [in_frame_of(a_up, b_up), in_frame_of(b_up, a_up)]
+    }
+
+    /// Links `a` and `b` in the frame of their common ancestor (`None` for the ancestor
+    /// itself): the products of the local poses up each chain.
+    fn up_to_common_ancestor(&self, links: &[LinkEnclosure], a: usize, b: usize) -> (Option<IntervalPose>, Option<IntervalPose>) {
         let (mut x, mut y) = (a, b);
         // Each link in the common ancestor's frame, from the first step up (no product
         // with the identity).
@@ -259,13 +273,18 @@ impl KinematicTree {
                 y = self.parent[y].expect("a link below the root has a parent");
             }
         }
-        // a_up: a in the ancestor's frame; b_up: b in it. b in a: a_up⁻¹ b_up.
-        match (a_up, b_up) {
-            (Some(a_up), Some(b_up)) => a_up.inv_mul(&b_up),
-            (Some(a_up), None) => a_up.inv_mul(&IntervalPose::identity()),
-            (None, Some(b_up)) => b_up,
-            (None, None) => IntervalPose::identity(),
-        }
+        (a_up, b_up)
+    }
+}
+
+/// Link b in the frame of link a, from each in their common ancestor's frame (`None`
+/// for the ancestor itself): `a_up⁻¹ b_up`.
+fn in_frame_of(a_up: Option<IntervalPose>, b_up: Option<IntervalPose>) -> IntervalPose {
+    match (a_up, b_up) {
+        (Some(a_up), Some(b_up)) => a_up.inv_mul(&b_up),
+        (Some(a_up), None) => a_up.inv_mul(&IntervalPose::identity()),
+        (None, Some(b_up)) => b_up,
+        (None, None) => IntervalPose::identity(),
     }
 }
 

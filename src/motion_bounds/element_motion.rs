@@ -24,6 +24,22 @@ pub fn element_relative_pose(tree: &KinematicTree, ea: &Element, eb: &Element, l
     }
 }
 
+/// Two link elements each in the other's frame, from one walk up the chain between
+/// them: `eb` in `ea`'s frame and `ea` in `eb`'s, each what [`element_relative_pose`]
+/// gives.
+pub fn element_relative_poses(tree: &KinematicTree, ea: &Element, eb: &Element, links: &[LinkEnclosure]) -> [IntervalPose; 2] {
+    match (ea.body, eb.body) {
+        (Body::Link(la), Body::Link(lb)) => {
+            let [b_in_a, a_in_b] = tree.relative_poses(links, la, lb);
+            [
+                IntervalPose::isometry_mul(&ea.origin.inverse(), &b_in_a).mul_isometry(&eb.origin),
+                IntervalPose::isometry_mul(&eb.origin.inverse(), &a_in_b).mul_isometry(&ea.origin),
+            ]
+        }
+        _ => [element_relative_pose(tree, ea, eb, links), element_relative_pose(tree, eb, ea, links)],
+    }
+}
+
 /// The element's world pose with the links placed by `link_poses`.
 pub fn element_world_pose(e: &Element, link_poses: &[Isometry3]) -> Isometry3 {
     match e.body {

@@ -15,17 +15,16 @@ pub(super) struct Probe {
     pub(super) normal: Option<Vector3>,
 }
 
-/// Where a pair's last measurement left off: Lin–Canny's closest features of the two
-/// hulls, and GJK's plane normal against a mesh's convex bound (world frame; zero for none).
+/// Where a pair's last measurement left off: GJK's plane normal against a mesh's
+/// convex bound (world frame; zero for none).
 #[derive(Clone)]
 pub(super) struct WarmProbe {
-    pub(super) features: WarmStart,
     pub(super) normal: Vector3,
 }
 
 impl WarmProbe {
     pub(super) fn new() -> Self {
-        Self { features: WarmStart::new(), normal: Vector3::zeros() }
+        Self { normal: Vector3::zeros() }
     }
 }
 
@@ -105,26 +104,12 @@ impl ClearanceSearch<'_> {
     }
 
     /// A lower bound of the pair's distance with the links at `poses`, exact where that
-    /// is cheap (two convex primitives, two boxes), with the direction to measure gaps
-    /// along.
-    pub(super) fn probe(&self, p: usize, poses: &[Isometry3], track_hulls: bool, warm: &mut WarmProbe) -> Probe {
+    /// is cheap (two convex primitives), with the direction to measure gaps along.
+    pub(super) fn probe(&self, p: usize, poses: &[Isometry3], warm: &mut WarmProbe) -> Probe {
         let world = self.world;
         let (a, b) = self.pairs[p];
         let (ea, eb) = (&world.elements[a], &world.elements[b]);
         let (pose_a, pose_b) = (world.element_pose(ea, poses), world.element_pose(eb, poses));
-        if track_hulls
-            && self.hulls.has_hull(a)
-            && self.hulls.has_hull(b)
-            && self.hull_ready(a) & self.hull_ready(b)
-            && let (Some((ha, exact_a)), Some((hb, exact_b))) = (self.hulls.get(a), self.hulls.get(b))
-        {
-            let found = closest_features_cached(ha, &pose_a, hb, &pose_b, &mut warm.features);
-            if found.penetrating {
-                return Probe { lower: 0.0, exact: None, normal: None };
-            }
-            let d = PairDistance { distance: found.distance, elements: (a, b), point_a: found.point_a, point_b: found.point_b };
-            return Probe { lower: found.distance, exact: (exact_a && exact_b).then_some(d), normal: direction(&d) };
-        }
         if ea.shape.as_support_map().is_some() && eb.shape.as_support_map().is_some() {
             let d = pair_distance(world, (a, b), poses, Real::INFINITY).expect("no cutoff");
             return Probe { lower: d.distance, exact: Some(d), normal: direction(&d) };
@@ -147,12 +132,6 @@ impl ClearanceSearch<'_> {
             Shape::VoxelMap(m) => Support::Convex(m.as_ref()),
             convex => Support::Convex(convex.as_support_map().expect("primitives are convex")),
         }
-    }
-
-    /// Whether element `e`'s Lin–Canny hull is built or worth building: a box's at
-    /// once, a mesh's once the element has been measured [`BUILD_HULL_AFTER`] times.
-    pub(super) fn hull_ready(&self, e: usize) -> bool {
-        matches!(self.world.elements[e].shape, Shape::Cuboid(_)) || self.hulls.is_built(e) || self.uses[e].fetch_add(1, Ordering::Relaxed) >= BUILD_HULL_AFTER
     }
 
     /// The gap between the pair's elements along world `n` (from b towards a): every
@@ -276,8 +255,9 @@ impl ClearanceSearch<'_> {
         match (ea.body, eb.body) {
             (Body::Link(_), Body::Link(_)) => {
                 // b in a's frame, and a in b's.
-                let b_in_a = (pose_a.inv_mul(&pose_b), element_relative_pose(&self.tree, ea, eb, links), self.balls[b], pose_a, 1.0, b);
-                let a_in_b = (pose_b.inv_mul(&pose_a), element_relative_pose(&self.tree, eb, ea, links), self.balls[a], pose_b, -1.0, a);
+                let [over_b, over_a] = element_relative_poses(&self.tree, ea, eb, links);
+                let b_in_a = (pose_a.inv_mul(&pose_b), over_b, self.balls[b], pose_a, 1.0, b);
+                let a_in_b = (pose_b.inv_mul(&pose_a), over_a, self.balls[a], pose_b, -1.0, a);
                 let any = motion_bound(&b_in_a.0, &b_in_a.1, &b_in_a.2).min(motion_bound(&a_in_b.0, &a_in_b.1, &a_in_b.2));
                 Reach { any, frames: [Some(b_in_a), Some(a_in_b)] }
             }

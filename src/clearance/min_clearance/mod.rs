@@ -54,25 +54,24 @@ mod cell_bound;
 mod mesh_cell_bound;
 mod pool;
 mod search;
+mod swept_boxes;
 mod together;
 
-use super::world_distance::{ElementHulls, PairDistance, body_pose, checked_element_pairs, pair_distance};
+use super::world_distance::{PairDistance, body_pose, checked_element_pairs, pair_distance};
 use crate::collision::{Body, CollisionWorld};
 use crate::enclosure::{EnclosuresOnDemand, IntervalPose, JetsOnDemand, KinematicTree};
 use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::motion::{JointMotion, Segment};
 use crate::motion_bounds::conservative_advancement::{BoundingBall, advance_along, motion_bound};
-use crate::motion_bounds::element_motion::{element_pose, element_relative_pose, poses_at};
+use crate::motion_bounds::element_motion::{element_pose, element_relative_poses, poses_at};
 use crate::motion_bounds::joint_levers::PairLevers;
 use crate::motion_bounds::second_order::{ElementRates, MovingShape, extent_along, gap_over};
-use crate::query::closest_features::{WarmStart, closest_features_cached};
 use crate::query::gjk;
 use crate::robot::JointKind;
 use crate::shape::{Ball, MeshHull, Shape, SupportMap};
 use cell_bound::{CellData, Reach, WarmProbe, direction};
 use search::{Goal, Search};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 pub use together::min_clearances_together;
 
 #[derive(Clone, Copy, Debug)]
@@ -83,9 +82,6 @@ pub struct ClearanceOptions {
     pub relative_tolerance: Real,
     /// Cells are not split below this share of their segment's duration.
     pub min_cell: Real,
-    /// Measure pairs of hulls with Lin–Canny's closest features (warm started) once
-    /// the hulls are built, rather than with GJK.
-    pub track_hulls: bool,
     /// Stop at the first pair found touching (an attained distance of 0): the minimum
     /// is then 0, and every pair keeps the proven bound its cells have by then. For a
     /// report that needs the clearance only when the motion is free, and the pairs
@@ -95,7 +91,7 @@ pub struct ClearanceOptions {
 
 impl Default for ClearanceOptions {
     fn default() -> Self {
-        Self { tolerance: 1e-4, relative_tolerance: 1e-2, min_cell: 1e-9, track_hulls: true, stop_at_contact: false }
+        Self { tolerance: 1e-4, relative_tolerance: 1e-2, min_cell: 1e-9, stop_at_contact: false }
     }
 }
 
@@ -152,15 +148,11 @@ pub struct CellBounds {
     pub fixed: bool,
 }
 
-/// What the search keeps per world: the checked pairs, the elements' hulls (a mesh's
-/// built once it has been measured often enough to repay it), bounding balls, the
-/// kinematic tree and which joints lie between the bodies of each pair.
+/// What the search keeps per world: the checked pairs, bounding balls, the kinematic
+/// tree and which joints lie between the bodies of each pair.
 pub struct ClearanceSearch<'w> {
     world: &'w CollisionWorld,
     pairs: Vec<(usize, usize)>,
-    hulls: ElementHulls<'w>,
-    /// Per element, how often it has been measured against another hull.
-    uses: Vec<AtomicUsize>,
     balls: Vec<BoundingBall>,
     tree: KinematicTree,
     /// Per pair, the joints whose motion moves one body relative to the other.
@@ -179,11 +171,6 @@ pub fn min_clearance(world: &CollisionWorld, motion: &JointMotion, options: &Cle
 /// (`cargo bench --bench real_use`, free first contacts: 2^-7 and 2^-10 gave the same
 /// medians).
 pub const APART_MIN_CELL: Real = 1.0 / 1024.0;
-
-/// Measurements of a mesh against another hull before its Lin–Canny hull is built:
-/// building a mesh's hull costs about as much as a few thousand GJK queries on its
-/// reduced hull.
-const BUILD_HULL_AFTER: usize = 4096;
 
 impl<'w> ClearanceSearch<'w> {
     pub fn new(world: &'w CollisionWorld) -> Self {
@@ -215,8 +202,7 @@ impl<'w> ClearanceSearch<'w> {
                 PairLevers::of_pair(robot, [(&world.elements[a], &balls[a]), (&world.elements[b], &balls[b])], joints)
             })
             .collect();
-        let uses = (0..world.elements.len()).map(|_| AtomicUsize::new(0)).collect();
-        Self { world, pairs, hulls: ElementHulls::new(world), uses, balls, tree: KinematicTree::new(robot), between, levers }
+        Self { world, pairs, balls, tree: KinematicTree::new(robot), between, levers }
     }
 
     /// The checked element pairs, in the order [`Self::cell_bounds`] numbers them.
@@ -295,7 +281,7 @@ impl<'w> ClearanceSearch<'w> {
         let (a, b) = self.pairs[p];
         let (ea, eb) = (&self.world.elements[a], &self.world.elements[b]);
         let boxes = ea.body_obb.transformed_aabb(&body_pose(ea.body, &poses)).distance(&eb.body_obb.transformed_aabb(&body_pose(eb.body, &poses)));
-        let probe = self.probe(p, &poses, true, &mut WarmProbe::new());
+        let probe = self.probe(p, &poses, &mut WarmProbe::new());
         let exact = pair_distance(self.world, self.pairs[p], &poses, Real::INFINITY).expect("no cutoff");
         let mut along = |n: Option<Vector3>| match (n, fixed) {
             (Some(n), false) => (self.gap_along(p, &poses, &n) - reach.along(&n) - tiny, self.second_order(p, segment, lo, hi, &mut data, &n) - tiny),

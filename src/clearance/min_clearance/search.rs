@@ -2,11 +2,10 @@
 //! distance found so far, and the steps that settle, split or measure a cell (the
 //! bounds themselves are in the parent module and `cell_bound`).
 use super::cell_bound::{CellData, Probe, Reach, WarmProbe, direction};
+use super::swept_boxes::SweptBoxes;
 use super::together::SharedLevel;
 use super::{ClearanceOptions, ClearanceSearch, MinClearance};
 use crate::clearance::world_distance::{PairDistance, body_pose, pair_distance};
-use crate::collision::Body;
-use crate::enclosure::link_enclosures;
 use crate::math::{Isometry3, Real};
 use crate::motion::{JointMotion, Segment};
 use crate::motion_bounds::element_motion::poses_at;
@@ -147,6 +146,8 @@ pub(super) struct Search<'s, 'w> {
     pair_bounds: Vec<Real>,
     /// The waypoints measured first, in time order, with every pair's lower bound there.
     anchors: Vec<Anchor>,
+    /// The elements' boxes over each segment, where searches beside it share them.
+    swept: Option<&'s SweptBoxes<'s>>,
 }
 
 /// A waypoint the search measured first: the joint values there, and a proven lower
@@ -181,6 +182,12 @@ impl<'s, 'w> Search<'s, 'w> {
     /// Beside other searches of the same pairs over other segments, with what they found.
     pub(super) fn sharing_level(self, shared: &'s SharedLevel) -> Self {
         Self { shared_level: Some(shared), ..self }
+    }
+
+    /// Beside other searches of the same motion, with the elements' boxes over its
+    /// segments that they share.
+    pub(super) fn sharing_swept_boxes(self, swept: &'s SweptBoxes<'s>) -> Self {
+        Self { swept: Some(swept), ..self }
     }
 
     /// Beside other searches, all stopping at the first pair any finds touching (with
@@ -252,6 +259,7 @@ impl<'s, 'w> Search<'s, 'w> {
             pair_bounds: vec![Real::INFINITY; self.pair_bounds.len()],
             // Only the first cells start from them.
             anchors: Vec::new(),
+            swept: self.swept,
         })
     }
 
@@ -278,6 +286,7 @@ impl<'s, 'w> Search<'s, 'w> {
             exact_distances: 0,
             cells: 0,
             anchors: Vec::new(),
+            swept: None,
         }
     }
 }
@@ -417,7 +426,7 @@ impl Search<'_, '_> {
                         break;
                     }
                     self.evaluations += 1;
-                    let probe = finder.probe(p, &poses, self.options.track_hulls, &mut self.warm_starts[p]);
+                    let probe = finder.probe(p, &poses, &mut self.warm_starts[p]);
                     self.take(&probe, p, &poses, k, s);
                     lower[p] = lower[p].max(probe.lower - tiny);
                     if probe.exact.is_none() {
@@ -465,7 +474,7 @@ impl Search<'_, '_> {
             return bound;
         }
         self.evaluations += 1;
-        let probe = finder.probe(p, poses, self.options.track_hulls, &mut self.warm_starts[p]);
+        let probe = finder.probe(p, poses, &mut self.warm_starts[p]);
         self.take(&probe, p, poses, k, middle);
         bound = bound.max(probe.lower - reach.any - tiny);
         if let (Some(n), false) = (probe.normal, cell.fixed) {
@@ -527,20 +536,19 @@ impl Search<'_, '_> {
         let finder = self.finder;
         let (world, pairs) = (finder.world, &finder.pairs);
         self.waypoints();
-        let mut links = Vec::new();
+        let own;
+        let swept = match self.swept {
+            Some(shared) => shared,
+            None => {
+                own = SweptBoxes::new(world, self.motion);
+                &own
+            }
+        };
         for k in self.segments.clone() {
             let segment = &self.motion.segments[k];
             let moving = finder.moving_joints(segment);
             let near = anchors_around(&self.anchors, segment, 0.0, segment.duration);
-            link_enclosures(&world.robot, segment, 0.0, segment.duration, false, None, &mut links);
-            let boxes: Vec<_> = world
-                .elements
-                .iter()
-                .map(|e| match e.body {
-                    Body::Link(l) => links[l].pose.obb_aabb(&e.body_obb),
-                    Body::Obstacle(_) => e.body_obb.transformed_aabb(&body_pose(e.body, &[])),
-                })
-                .collect();
+            let boxes = swept.of_segment(k);
             let floor = self.floor();
             for (p, &(a, b)) in pairs.iter().enumerate() {
                 let mut bound = boxes[a].distance(&boxes[b]) * (1.0 - 1e-12);
@@ -550,6 +558,12 @@ impl Search<'_, '_> {
                     if bound < floor && anchor.lower[p] >= floor {
                         bound = bound.max(anchor.lower[p] - finder.levers[p].drop(deviations));
                     }
+                }
+                // Settled already (the floor only falls): its bound set aside at once.
+                if bound >= floor {
+                    self.lower_bound = self.lower_bound.min(bound);
+                    self.pair_bounds[p] = self.pair_bounds[p].min(bound);
+                    continue;
                 }
                 let fixed = !finder.between[p].iter().any(|&j| moving[j]);
                 self.queue.push(Reverse(Cell { bound, pair: p as u32, segment: k as u32, lo: 0.0, hi: segment.duration, evaluated: false, fixed }));

@@ -13,6 +13,7 @@
 //! level found elsewhere.)
 use super::pool;
 use super::search::{Goal, Outcome, Search};
+use super::swept_boxes::SweptBoxes;
 use super::{ClearanceOptions, ClearanceSearch, MinClearance};
 use crate::math::Real;
 use crate::motion::{JointMotion, Segment};
@@ -92,11 +93,12 @@ pub fn min_clearances_together(finders: &[&ClearanceSearch], motion: &JointMotio
     let threads = rayon::current_num_threads();
     // Each set of pairs its own level, for the searches its cells are handed to.
     let levels: Vec<SharedLevel> = checked.iter().map(|_| SharedLevel::new()).collect();
+    let swept = SweptBoxes::new(checked.first().map_or(finders[0].world, |f| f.world), searched);
     let mut searches: Vec<Search> = checked
         .iter()
         .zip(&levels)
         .map(|(f, level)| {
-            let search = Search::new(f, searched, options, Goal::Minimum).sharing_touching(&touching);
+            let search = Search::new(f, searched, options, Goal::Minimum).sharing_touching(&touching).sharing_swept_boxes(&swept);
             if threads > 1 { search.sharing_level(level) } else { search }
         })
         .collect();
