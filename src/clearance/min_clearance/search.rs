@@ -414,6 +414,13 @@ impl Search<'_, '_> {
                 for &(gap, p) in &order {
                     lower[p] = gap - tiny;
                 }
+                // Only the pairs whose boxes come closer than the level (and, looking for
+                // pairs apart, the threshold) are measured: the level only falls.
+                let limit = match self.goal {
+                    Goal::Apart(threshold) => threshold.min(self.level()),
+                    Goal::Minimum => self.level(),
+                };
+                order.retain(|&(gap, _)| gap < limit);
                 order.sort_by(|x, y| x.0.total_cmp(&y.0));
                 bounded.clear();
                 for &(gap, p) in &order {
