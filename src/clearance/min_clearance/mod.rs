@@ -14,9 +14,9 @@
 //!   (`motion_bound` on the relative pose enclosure, in whichever element's frame gives
 //!   the smaller bound: a link passing over a large table is measured by the link's
 //!   ball, not the table's). `l` is first the gap of the elements' world boxes, then
-//!   the hull distance (Lin–Canny, warm started, or GJK's separating plane against a
-//!   mesh's convex bound; exact for two primitives), then the exact distance where
-//!   that is needed;
+//!   the hull distance (GJK's separating plane against a mesh's convex bound, warm
+//!   started from the pair's last normal; exact for two primitives), then the exact
+//!   distance where that is needed;
 //! - `s - a`, `s` the gap of the two elements along a fixed direction `n` (the closest
 //!   points' direction at the middle: every direction's gap is a lower bound of the
 //!   distance) and `a` a bound on how far any point advances along `n` towards the
