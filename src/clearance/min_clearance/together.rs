@@ -74,8 +74,8 @@ pub(super) fn apart_side_by_side(finder: &ClearanceSearch, motion: &JointMotion,
     parts.into_iter().reduce(Outcome::merge).unwrap_or_else(|| search(0..0).run())
 }
 
-/// The minimum clearances of one motion over several searches' pairs (each its own
-/// minimum, `None` where a search has no pairs), and whether a pair was found touching
+/// The minimum clearances of one motion over several searches' pairs in one world (each
+/// its own minimum, `None` where a search has no pairs), and whether a pair was found touching
 /// (with [`ClearanceOptions::stop_at_contact`], where all stop at the first pair any of
 /// them finds touching). Where rayon has one thread they take turns, the cell with the
 /// smallest bound first, as one best-first search over all their pairs would (so a
@@ -93,7 +93,10 @@ pub fn min_clearances_together(finders: &[&ClearanceSearch], motion: &JointMotio
     let threads = rayon::current_num_threads();
     // Each set of pairs its own level, for the searches its cells are handed to.
     let levels: Vec<SharedLevel> = checked.iter().map(|_| SharedLevel::new()).collect();
-    let swept = SweptBoxes::new(checked.first().map_or(finders[0].world, |f| f.world), searched);
+    // The searches are over one world: the elements' boxes over each segment are theirs.
+    let Some(world) = checked.first().map(|f| f.world) else { return (vec![None; finders.len()], false) };
+    debug_assert!(checked.iter().all(|f| std::ptr::eq(f.world, world)), "searches of one motion over one world");
+    let swept = SweptBoxes::new(world, searched);
     let mut searches: Vec<Search> = checked
         .iter()
         .zip(&levels)
