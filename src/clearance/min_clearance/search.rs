@@ -139,10 +139,8 @@ pub(super) struct Search<'s, 'w> {
     queue: BinaryHeap<Reverse<Cell>>,
     /// What the pairs measured over one cell share.
     shared: HashMap<(u32, u64, u64), CellData>,
-    /// The smallest bound of every cell set aside.
-    lower_bound: Real,
     /// Per pair, the smallest bound of its cells set aside (settled, or left in the
-    /// queue when the search stops).
+    /// queue when the search stops); the smallest of them bounds the whole search.
     pair_bounds: Vec<Real>,
     /// The waypoints measured first, in time order, with every pair's lower bound there.
     anchors: Vec<Anchor>,
@@ -255,7 +253,6 @@ impl<'s, 'w> Search<'s, 'w> {
             cells: 0,
             queue: given,
             shared: HashMap::new(),
-            lower_bound: Real::INFINITY,
             pair_bounds: vec![Real::INFINITY; self.pair_bounds.len()],
             // Only the first cells start from them.
             anchors: Vec::new(),
@@ -277,7 +274,6 @@ impl<'s, 'w> Search<'s, 'w> {
             shared_level: None,
             queue: BinaryHeap::new(),
             shared: HashMap::new(),
-            lower_bound: Real::INFINITY,
             pair_bounds: vec![Real::INFINITY; finder.pairs.len()],
             warm_starts: vec![WarmProbe::new(); finder.pairs.len()],
             hull_gaps: vec![Real::INFINITY; finder.pairs.len()],
@@ -568,7 +564,6 @@ impl Search<'_, '_> {
                 }
                 // Settled already (the floor only falls): its bound set aside at once.
                 if bound >= floor {
-                    self.lower_bound = self.lower_bound.min(bound);
                     self.pair_bounds[p] = self.pair_bounds[p].min(bound);
                     continue;
                 }
@@ -590,7 +585,6 @@ impl Search<'_, '_> {
         // Settled; or (looking for pairs apart) a pair found closer than the threshold;
         // or a pair found touching: every cell left keeps the bound it has, a proven one.
         if cell.bound >= self.floor() || self.closer_found() || self.touched() {
-            self.lower_bound = self.lower_bound.min(cell.bound);
             for Reverse(left) in std::iter::once(Reverse(cell)).chain(self.queue.drain()) {
                 let p = left.pair as usize;
                 self.pair_bounds[p] = self.pair_bounds[p].min(left.bound);
@@ -621,7 +615,6 @@ impl Search<'_, '_> {
             self.queue.push(Reverse(Cell { bound, evaluated: true, ..cell }));
         } else {
             // Settled (or too short to split): its bound holds over the cell.
-            self.lower_bound = self.lower_bound.min(bound);
             let p = cell.pair as usize;
             self.pair_bounds[p] = self.pair_bounds[p].min(bound);
         }
@@ -642,7 +635,6 @@ impl Search<'_, '_> {
         }
         Outcome {
             best: self.incumbent.best,
-            lower_bound: self.lower_bound,
             pair_bounds: self.pair_bounds,
             evaluations: self.evaluations,
             exact_distances: self.exact_distances,
@@ -662,8 +654,6 @@ impl Search<'_, '_> {
 pub(super) struct Outcome {
     /// The smallest attained distance, where.
     pub(super) best: Option<MinClearance>,
-    /// The smallest bound of every cell set aside.
-    pub(super) lower_bound: Real,
     /// Per pair, the smallest bound of its cells set aside.
     pub(super) pair_bounds: Vec<Real>,
     pub(super) evaluations: usize,
@@ -682,7 +672,6 @@ impl Outcome {
         };
         Outcome {
             best,
-            lower_bound: self.lower_bound.min(other.lower_bound),
             pair_bounds: self.pair_bounds.iter().zip(&other.pair_bounds).map(|(a, b)| a.min(*b)).collect(),
             evaluations: self.evaluations + other.evaluations,
             exact_distances: self.exact_distances + other.exact_distances,
@@ -694,8 +683,9 @@ impl Outcome {
     /// The minimum clearance over `pairs` (the search's), if any distance was found.
     pub(super) fn clearance(self, pairs: &[(usize, usize)]) -> Option<MinClearance> {
         let pair_lower_bounds = pairs.iter().copied().zip(self.pair_bounds.iter().copied()).collect();
-        let (lower_bound, evaluations, exact_distances, cells, searches) =
-            (self.lower_bound, self.evaluations, self.exact_distances, self.cells, self.searches);
+        // The smallest bound of every cell set aside.
+        let lower_bound = self.pair_bounds.iter().copied().fold(Real::INFINITY, Real::min);
+        let (evaluations, exact_distances, cells, searches) = (self.evaluations, self.exact_distances, self.cells, self.searches);
         self.best.map(|b| MinClearance {
             lower_bound: lower_bound.min(b.closest.distance).max(0.0),
             pair_lower_bounds,

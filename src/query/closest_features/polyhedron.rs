@@ -283,13 +283,13 @@ impl ConvexPolyhedron {
         (self.vertices[e.tail as usize], self.vertices[e.head as usize])
     }
 
-    /// The vertex at the other end of edge `e` from `v`.
     /// The vertices joined to vertex `v` by an edge (a hull edge, or a diagonal of a
     /// face cut into pieces).
     pub fn neighbours(&self, v: u32) -> impl Iterator<Item = u32> + '_ {
         self.vertex_edges(v).iter().map(move |&e| self.other_end(e, v))
     }
 
+    /// The vertex at the other end of edge `e` from `v`.
     fn other_end(&self, e: u32, v: u32) -> u32 {
         let e = &self.edges[e as usize];
         if e.tail == v { e.head } else { e.tail }
