@@ -32,8 +32,8 @@ mod panda_scene;
 
 use ccd_guard::check::sampled::{SampledOptions, check_sampled};
 use ccd_guard::check::{CheckInput, CheckOptions, Verdict, check_trajectory};
-use ccd_guard::clearance::{ClearanceOptions, ClearanceSearch, min_clearance};
-use ccd_guard::collision::{CollisionWorld, StateChecker};
+use ccd_guard::clearance::{ClearanceOptions, ClearanceSearch, PairDistance, checked_element_pairs, min_clearance};
+use ccd_guard::collision::{Body, CollisionWorld, StateChecker};
 use ccd_guard::motion::{JointMotion, Trajectory, TrajectoryPoint};
 use ccd_guard::robot::resources::ResourceResolver;
 use ccd_guard::robot::{Robot, srdf, urdf};
@@ -146,17 +146,8 @@ fn cases(files: &RobotFiles, resolver: &ResourceResolver, per_kind: usize, seed:
                 "free"
             } else {
                 // Grazing: the closest obstacle moved towards the robot, to about 3.5 mm.
-                let (_, b) = c.closest.elements;
-                let ccd_guard::collision::Body::Obstacle(o) = input.world.elements[b].body else { continue };
-                let shift = (c.closest.point_a - c.closest.point_b).normalize() * (c.closest.distance - 0.0035);
-                let id = input.world.scene.objects[o].id.clone();
-                for object in scene_value["objects"].as_array_mut().unwrap() {
-                    if object["id"] == id.as_str() {
-                        for (k, v) in object["pose"]["position"].as_array_mut().unwrap().iter_mut().enumerate() {
-                            *v = serde_json::json!(v.as_f64().unwrap() + shift[k]);
-                        }
-                    }
-                }
+                let Some(moved_scene) = moved_towards(&input.world, &scene_value, &c.closest, 0.0035) else { continue };
+                scene_value = moved_scene;
                 let moved = Arc::new(world_of(&robot, &disabled, &scene_value, resolver));
                 let input = CheckInput { world: moved, motion: input.motion.clone() };
                 let dense = check_sampled(&input, &SampledOptions { resolution: 0.001, first_only: true, tolerance: 0.001 });
@@ -174,6 +165,109 @@ fn cases(files: &RobotFiles, resolver: &ResourceResolver, per_kind: usize, seed:
         if *entry < per_kind {
             *entry += 1;
             out.push(Case { robot: files.name, plan: plan_kind, kind, input, scene: scene_value });
+        }
+    }
+    out
+}
+
+/// `scene` with the obstacle of `closest` (a link element, then an obstacle's) moved
+/// along the line of its closest points so that they come to `distance` apart (negative:
+/// that far into each other). `None` if the pair's second element is a link.
+fn moved_towards(world: &CollisionWorld, scene: &serde_json::Value, closest: &PairDistance, distance: f64) -> Option<serde_json::Value> {
+    let Body::Obstacle(o) = world.elements[closest.elements.1].body else { return None };
+    let shift = (closest.point_a - closest.point_b).normalize() * (closest.distance - distance);
+    let id = world.scene.objects[o].id.as_str();
+    let mut scene = scene.clone();
+    for object in scene["objects"].as_array_mut()?.iter_mut().filter(|object| object["id"] == id) {
+        for (k, v) in object["pose"]["position"].as_array_mut()?.iter_mut().enumerate() {
+            *v = serde_json::json!(v.as_f64()? + shift[k]);
+        }
+    }
+    Some(scene)
+}
+
+/// The closest an obstacle comes to the robot over `motion` (`None` without obstacles).
+fn closest_obstacle(world: &CollisionWorld, motion: &JointMotion) -> Option<PairDistance> {
+    let pairs = checked_element_pairs(world).into_iter().filter(|&(_, b)| matches!(world.elements[b].body, Body::Obstacle(_))).collect();
+    Some(ClearanceSearch::with_pairs(world, pairs).min_clearance(motion, &ClearanceOptions::default())?.closest)
+}
+
+/// Planned plans, as a planner hands them over: 15-20 waypoints 1 s apart, each move up
+/// to 1 rad per joint, drawn again (up to 40 times) until the robot keeps 1 cm from
+/// everything along it (a planner's padding). Each such plan three times: free as
+/// planned (dense sampling finds no contact, clearance over 5 mm); grazing, its closest
+/// obstacle moved to 3.5 mm of the robot; colliding, that obstacle moved 1 cm into the
+/// path (the scene changed after planning: what a guard in front of the controller is
+/// for).
+fn planned_cases(files: &RobotFiles, resolver: &ResourceResolver, per_kind: usize, seed: u64) -> Vec<Case> {
+    let robot = urdf::load_urdf(&files.urdf, resolver).expect("robot");
+    let disabled = srdf::parse_for_robot(&std::fs::read_to_string(&files.srdf).unwrap(), &files.srdf, &robot).expect("srdf");
+    let limits: Vec<(f64, f64)> = robot.variables.iter().map(|&j| (robot.joints[j].lower.max(-3.0), robot.joints[j].upper.min(3.0))).collect();
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let dense = |input: &CheckInput| check_sampled(input, &SampledOptions { resolution: 0.001, first_only: true, tolerance: 0.001 }).verdict;
+    for _ in 0..200 {
+        if ["free", "grazing", "colliding"].iter().all(|k| counts.get(k).copied().unwrap_or(0) >= per_kind) {
+            break;
+        }
+        let count = 10 + (rng.uniform(0.0, 10.999) as usize);
+        let scene_value = panda_scene::scene_objects(&mut rng, count);
+        let world = world_of(&robot, &disabled, &scene_value, resolver);
+        let q0: Vec<f64> = limits.iter().map(|(lo, hi)| rng.uniform(*lo, *hi)).collect();
+        let keeps_margin = |points: &[Vec<f64>]| {
+            min_clearance(&world, &motion_of(&robot, points, 1.0), &ClearanceOptions::default()).is_none_or(|c| c.closest.distance > 0.01)
+        };
+        if !keeps_margin(&[q0.clone()]) {
+            continue;
+        }
+        let n = 15 + (rng.uniform(0.0, 5.999) as usize);
+        let mut points = vec![q0];
+        while points.len() < n {
+            let last = points.last().unwrap().clone();
+            let next = (0..40)
+                .map(|_| last.iter().zip(&limits).map(|(v, (lo, hi))| (v + rng.uniform(-1.0, 1.0)).clamp(*lo, *hi)).collect::<Vec<f64>>())
+                .find(|next| keeps_margin(&[last.clone(), next.clone()]));
+            let Some(next) = next else { break };
+            points.push(next);
+        }
+        if points.len() < n {
+            continue;
+        }
+        let motion = motion_of(&robot, &points, 1.0);
+        let input = CheckInput { world: Arc::new(world), motion };
+        let Some(closest) = closest_obstacle(&input.world, &input.motion) else { continue };
+        let free = dense(&input) != Verdict::Collision
+            && min_clearance(&input.world, &input.motion, &ClearanceOptions::default()).is_some_and(|c| c.closest.distance > 0.005);
+        if !free {
+            continue;
+        }
+        let variants = [
+            ("free", Some(scene_value.clone())),
+            ("grazing", moved_towards(&input.world, &scene_value, &closest, 0.0035)),
+            ("colliding", moved_towards(&input.world, &scene_value, &closest, -0.01)),
+        ];
+        for (kind, scene) in variants {
+            let Some(scene) = scene else { continue };
+            let entry = counts.entry(kind).or_insert(0);
+            if *entry >= per_kind {
+                continue;
+            }
+            let world = Arc::new(world_of(&robot, &disabled, &scene, resolver));
+            let input = CheckInput { world, motion: input.motion.clone() };
+            let fits = match kind {
+                "free" => true,
+                "grazing" => {
+                    dense(&input) != Verdict::Collision
+                        && min_clearance(&input.world, &input.motion, &ClearanceOptions::default())
+                            .is_some_and(|c| (0.002..=0.005).contains(&c.closest.distance))
+                }
+                _ => dense(&input) == Verdict::Collision,
+            };
+            if fits {
+                *entry += 1;
+                out.push(Case { robot: files.name, plan: "planned", kind, input, scene });
+            }
         }
     }
     out
@@ -218,6 +312,7 @@ fn main() {
     let mut all = Vec::new();
     for (k, r) in robots.iter().enumerate() {
         all.extend(cases(r, &resolver, per_kind, 16 + k as u64));
+        all.extend(planned_cases(r, &resolver, per_kind, 32 + k as u64));
     }
     if let Ok(kind) = std::env::var("REAL_USE_KIND") {
         all.retain(|c| c.kind == kind);
@@ -269,7 +364,16 @@ fn main() {
     }
     let long: Vec<usize> = all.iter().enumerate().filter(|(_, c)| c.plan == "coarse" && c.input.motion.waypoints.len() >= 15).map(|(i, _)| i).collect();
     let mut rows: Vec<(String, Vec<usize>)> = groups.into_iter().map(|((r, p, k), v)| (format!("{r:<6} {p:<12} {k:<10}"), v)).collect();
-    rows.push((format!("{:<6} {:<12} {:<10}", "all", "coarse 15-20", "all"), long));
+    let of = |keep: &dyn Fn(&Case) -> bool| -> Vec<usize> { all.iter().enumerate().filter(|(_, c)| keep(c)).map(|(i, _)| i).collect() };
+    for kind in ["free", "grazing", "colliding", "all"] {
+        rows.push((format!("{:<6} {:<12} {:<10}", "all", "planned", kind), of(&|c| c.plan == "planned" && (kind == "all" || c.kind == kind))));
+    }
+    rows.push((format!("{:<6} {:<12} {:<10}", "all", "coarse 15-20", "all"), long.clone()));
+    rows.push((
+        format!("{:<6} {:<12} {:<10}", "all", "15-20 points", "all"),
+        of(&|c| c.plan == "planned" || (c.plan == "coarse" && c.input.motion.waypoints.len() >= 15)),
+    ));
+    rows.push((format!("{:<6} {:<12} {:<10}", "all", "MI+coarse", "all"), of(&|c| c.plan != "planned")));
     rows.push((format!("{:<6} {:<12} {:<10}", "all", "all", "all"), (0..all.len()).collect()));
     for (label, idx) in rows {
         let first = median(idx.iter().map(|&i| ours[i].0).collect());
