@@ -218,7 +218,7 @@ fn planned_cases(files: &RobotFiles, resolver: &ResourceResolver, per_kind: usiz
         let keeps_margin = |points: &[Vec<f64>]| {
             min_clearance(&world, &motion_of(&robot, points, 1.0), &ClearanceOptions::default()).is_none_or(|c| c.closest.distance > 0.01)
         };
-        if !keeps_margin(&[q0.clone()]) {
+        if !keeps_margin(std::slice::from_ref(&q0)) {
             continue;
         }
         let n = 15 + (rng.uniform(0.0, 5.999) as usize);
