@@ -33,35 +33,35 @@ pub struct IntervalPose {
     pub translation: IntervalVector3,
 }
 
-/// `Σ_j a_j · b_j` with outward rounding (interval dot product): the bounds are summed
-/// in plain floating point and widened once by a bound on the rounding of all five
-/// operations (`8 ε Σ|terms|`, above the `3.5 ε` they can lose), which is much cheaper
-/// than rounding each operation outward. Non-finite terms take the careful path.
+/// `Σ_j a_j · b_j` with outward rounding (interval dot product, of two or three terms):
+/// the bounds are summed in plain floating point and widened once by a bound on the
+/// rounding of all the operations (`8 ε Σ|terms|`, above the `3.5 ε` that three terms'
+/// five operations can lose), which is much cheaper than rounding each operation
+/// outward. Non-finite terms take the careful path.
 #[inline(always)]
-fn dot(a: [Interval; 3], b: [Interval; 3]) -> Interval {
-    let mut bounds = [(0.0, 0.0); 3];
-    for k in 0..3 {
+fn dot<const N: usize>(a: [Interval; N], b: [Interval; N]) -> Interval {
+    let bounds: [(Real, Real); N] = std::array::from_fn(|k| {
         let (x, y) = (a[k], b[k]);
         let (p1, p2, p3, p4) = (x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi);
-        bounds[k] = (p1.min(p2).min(p3.min(p4)), p1.max(p2).max(p3.max(p4)));
-    }
-    summed(bounds).unwrap_or_else(|| a[0] * b[0] + a[1] * b[1] + a[2] * b[2])
+        (p1.min(p2).min(p3.min(p4)), p1.max(p2).max(p3.max(p4)))
+    });
+    summed(bounds).unwrap_or_else(|| (1..N).fold(a[0] * b[0], |sum, k| sum + a[k] * b[k]))
 }
 
 /// `Σ_j a_j · b_j` for an exact f64 vector `b`, with outward rounding (as [`dot`]).
 #[inline(always)]
 fn dot_f64(a: [Interval; 3], b: [Real; 3]) -> Interval {
-    let bounds = std::array::from_fn(|k| {
+    let bounds: [(Real, Real); 3] = std::array::from_fn(|k| {
         let (p, q) = (a[k].lo * b[k], a[k].hi * b[k]);
         if b[k] >= 0.0 { (p, q) } else { (q, p) }
     });
     summed(bounds).unwrap_or_else(|| a[0] * b[0] + a[1] * b[1] + a[2] * b[2])
 }
 
-/// The sum of three terms' bounds, widened by a bound on all rounding; `None` when a
-/// term is not finite.
+/// The sum of two or three terms' bounds, widened by a bound on all rounding; `None`
+/// when a term is not finite.
 #[inline(always)]
-fn summed(bounds: [(Real, Real); 3]) -> Option<Interval> {
+fn summed<const N: usize>(bounds: [(Real, Real); N]) -> Option<Interval> {
     let (mut lo, mut hi, mut magnitude) = (0.0, 0.0, 0.0);
     for (l, h) in bounds {
         lo += l;
@@ -123,12 +123,11 @@ impl AxisRotation {
             return m.mul(&general.rotation);
         };
         let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-        let zero = Interval::point(0.0);
         let mut out = *m;
         for (o, r) in out.0.iter_mut().zip(m.0) {
             let margin = slack * (r[0].mag() + r[1].mag() + r[2].mag()) * (1.0 + 4.0 * Real::EPSILON) + Real::MIN_POSITIVE;
-            o[i] = widen(dot([c, s, zero], [r[i], r[j], zero]), margin);
-            o[j] = widen(dot([c, -s, zero], [r[j], r[i], zero]), margin);
+            o[i] = widen(dot([c, s], [r[i], r[j]]), margin);
+            o[j] = widen(dot([c, -s], [r[j], r[i]]), margin);
             o[k] = widen(r[k], margin);
         }
         out
@@ -147,8 +146,8 @@ impl AxisRotation {
         let mut out = IntervalMatrix3([[zero; 3]; 3]);
         for (o, r) in out.0.iter_mut().zip(m.0) {
             let margin = slack * (r[0].mag() + r[1].mag() + r[2].mag()) * signed_rate.mag() * (1.0 + 8.0 * Real::EPSILON) + Real::MIN_POSITIVE;
-            o[i] = widen(dot([-s, c, zero], [r[i], r[j], zero]) * signed_rate, margin);
-            o[j] = widen(dot([-c, -s, zero], [r[i], r[j], zero]) * signed_rate, margin);
+            o[i] = widen(dot([-s, c], [r[i], r[j]]) * signed_rate, margin);
+            o[j] = widen(dot([-c, -s], [r[i], r[j]]) * signed_rate, margin);
         }
         Some(out)
     }
