@@ -6,7 +6,11 @@
 //! example-robot-data, each in seeded scenes of 10-20 boxes, spheres and cylinders, with:
 //! - MoveIt-like plans: a straight joint move of up to 1 rad per joint in segments of at
 //!   most 0.05 rad, 0.1 s apart;
-//! - coarse plans: 3-20 waypoints 1 s apart, up to 1 rad per joint each;
+//! - coarse plans: 3-20 waypoints 1 s apart, up to 1 rad per joint each (a random walk);
+//! - planned plans: 15-20 waypoints 1 s apart, each move drawn again until the robot keeps
+//!   1 cm from everything along it (a random walk of 15-20 moves through clutter nearly
+//!   always collides, unlike a planner's plan), each also grazing and colliding through
+//!   its closest obstacle moved (`planned_cases`);
 //!
 //! each free (dense sampling at 0.001 rad finds no contact, clearance over 5 mm), grazing
 //! (clearance 2-5 mm: the closest obstacle moved towards the robot) or colliding. Per
@@ -17,7 +21,7 @@
 //! `cargo bench --bench real_use` (needs `.venv`: `bash scripts/setup_python.sh`);
 //! `REAL_USE_CASES=N` cases per robot, plan kind and verdict kind (default 8);
 //! `REAL_USE_KIND=free|grazing|colliding`, `REAL_USE_ROBOT=panda|ur5` and
-//! `REAL_USE_PLAN=MoveIt-like|coarse` time only that kind, robot or plan (for a profiler);
+//! `REAL_USE_PLAN=MoveIt-like|coarse|planned` time only that kind, robot or plan (for a profiler);
 //! `REAL_USE_THREADS=N` lets the checks use N cores (the peer is single-threaded);
 //! `REAL_USE_ONLY=first|whole` times only the first-only check or the whole report;
 //! `REAL_USE_REPEAT=N` runs each timed check N times over (for a profiler's samples);
