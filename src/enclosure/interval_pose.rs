@@ -118,14 +118,23 @@ impl AxisRotation {
     /// columns mixed (`e_i -> c e_i + s e_j`, `e_j -> -s e_i + c e_j`) and the third
     /// kept, each row widened by the slack times its magnitude.
     pub fn right_multiply(&self, m: &IntervalMatrix3) -> IntervalMatrix3 {
+        self.right_multiply_widened(m, 0.0)
+    }
+
+    /// [`Self::right_multiply`] with every entry widened by `extra >= 0` more, in the
+    /// same widening (a link's pose slack, added where the turn is).
+    pub fn right_multiply_widened(&self, m: &IntervalMatrix3, extra: Real) -> IntervalMatrix3 {
         let &AxisRotation::Coordinate { k, cos: c, sin: s, slack, .. } = self else {
             let AxisRotation::General(general) = self else { unreachable!() };
-            return m.mul(&general.rotation);
+            let product = m.mul(&general.rotation);
+            return if extra > 0.0 { IntervalMatrix3(product.0.map(|row| row.map(|x| widen(x, extra)))) } else { product };
         };
         let (i, j) = ((k + 1) % 3, (k + 2) % 3);
         let mut out = *m;
         for (o, r) in out.0.iter_mut().zip(m.0) {
             let margin = slack * (r[0].mag() + r[1].mag() + r[2].mag()) * (1.0 + 4.0 * Real::EPSILON) + Real::MIN_POSITIVE;
+            // The sum rounded up: its rounding is at most an ulp of it.
+            let margin = if extra > 0.0 { (margin + extra) * (1.0 + 2.0 * Real::EPSILON) } else { margin };
             o[i] = widen(dot([c, s], [r[i], r[j]]), margin);
             o[j] = widen(dot([c, -s], [r[j], r[i]]), margin);
             o[k] = widen(r[k], margin);
@@ -391,6 +400,15 @@ impl IntervalPose {
     /// `self ∘ rotation`.
     pub fn then_rotate(&self, rotation: &AxisRotation) -> IntervalPose {
         IntervalPose { rotation: rotation.right_multiply(&self.rotation), translation: self.translation }
+    }
+
+    /// `self ∘ rotation`, widened as [`Self::widened`] would widen it after, with the
+    /// rotation's margin added in the turn's own widening of each entry.
+    pub fn then_rotate_widened(&self, rotation: &AxisRotation, rotation_margin: Real, translation_margin: Real) -> IntervalPose {
+        IntervalPose {
+            rotation: rotation.right_multiply_widened(&self.rotation, rotation_margin),
+            translation: IntervalVector3(self.translation.0.map(|x| widen(x, translation_margin))),
+        }
     }
 
     /// Every translation by `axis * d` (f64 axis, exact) with `d` in `distance`;

@@ -143,7 +143,9 @@ fn turned_child(
     let enclosure = match (kind, rotation) {
         (JointKind::Fixed, _) => LinkEnclosure { pose: at_origin, local: origin_pose },
         (JointKind::Revolute | JointKind::Continuous, Some(rotation)) => {
-            LinkEnclosure { pose: at_origin.then_rotate(rotation), local: origin_pose.map(|o| o.then_rotate(rotation)) }
+            // The pose slack in the turn's widening (one widening per entry).
+            let turned = |pose: IntervalPose| pose.then_rotate_widened(rotation, POSE_SLACK_ROTATION, POSE_SLACK_TRANSLATION);
+            return LinkEnclosure { pose: turned(at_origin), local: origin_pose.map(turned) };
         }
         (JointKind::Revolute | JointKind::Continuous, None) => unreachable!("a turning joint's rotation is made"),
         (JointKind::Prismatic, _) => {
