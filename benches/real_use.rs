@@ -366,17 +366,14 @@ fn main() {
     for (i, c) in all.iter().enumerate() {
         groups.entry((c.robot, c.plan, c.kind)).or_default().push(i);
     }
-    let long: Vec<usize> = all.iter().enumerate().filter(|(_, c)| c.plan == "coarse" && c.input.motion.waypoints.len() >= 15).map(|(i, _)| i).collect();
     let mut rows: Vec<(String, Vec<usize>)> = groups.into_iter().map(|((r, p, k), v)| (format!("{r:<6} {p:<12} {k:<10}"), v)).collect();
     let of = |keep: &dyn Fn(&Case) -> bool| -> Vec<usize> { all.iter().enumerate().filter(|(_, c)| keep(c)).map(|(i, _)| i).collect() };
     for kind in ["free", "grazing", "colliding", "all"] {
         rows.push((format!("{:<6} {:<12} {:<10}", "all", "planned", kind), of(&|c| c.plan == "planned" && (kind == "all" || c.kind == kind))));
     }
-    rows.push((format!("{:<6} {:<12} {:<10}", "all", "coarse 15-20", "all"), long.clone()));
-    rows.push((
-        format!("{:<6} {:<12} {:<10}", "all", "15-20 points", "all"),
-        of(&|c| c.plan == "planned" || (c.plan == "coarse" && c.input.motion.waypoints.len() >= 15)),
-    ));
+    let long_walk = |c: &Case| c.plan == "coarse" && c.input.motion.waypoints.len() >= 15;
+    rows.push((format!("{:<6} {:<12} {:<10}", "all", "coarse 15-20", "all"), of(&long_walk)));
+    rows.push((format!("{:<6} {:<12} {:<10}", "all", "15-20 points", "all"), of(&|c| c.plan == "planned" || long_walk(c))));
     rows.push((format!("{:<6} {:<12} {:<10}", "all", "MI+coarse", "all"), of(&|c| c.plan != "planned")));
     rows.push((format!("{:<6} {:<12} {:<10}", "all", "all", "all"), (0..all.len()).collect()));
     for (label, idx) in rows {
