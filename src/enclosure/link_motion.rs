@@ -140,20 +140,24 @@ fn turned_child(
 ) -> LinkEnclosure {
     let at_origin = parent.pose.mul_isometry(origin);
     let origin_pose = with_local.then(|| IntervalPose::from_isometry(origin));
-    let enclosure = match (kind, rotation) {
-        (JointKind::Fixed, _) => LinkEnclosure { pose: at_origin, local: origin_pose },
+    // The joint's motion after the origin, for the world pose and the local one alike,
+    // each widened by the pose slack (a turn takes it in its own widening of each entry).
+    fn placed(at_origin: &IntervalPose, origin_pose: Option<&IntervalPose>, motion: impl Fn(&IntervalPose) -> IntervalPose) -> LinkEnclosure {
+        LinkEnclosure { pose: motion(at_origin), local: origin_pose.map(&motion) }
+    }
+    let (at_origin, origin_pose) = (&at_origin, origin_pose.as_ref());
+    let slack = |pose: IntervalPose| pose.widened(POSE_SLACK_ROTATION, POSE_SLACK_TRANSLATION);
+    match (kind, rotation) {
+        (JointKind::Fixed, _) => placed(at_origin, origin_pose, |pose| slack(*pose)),
         (JointKind::Revolute | JointKind::Continuous, Some(rotation)) => {
-            // The pose slack in the turn's widening (one widening per entry).
-            let turned = |pose: IntervalPose| pose.then_rotate_widened(rotation, POSE_SLACK_ROTATION, POSE_SLACK_TRANSLATION);
-            return LinkEnclosure { pose: turned(at_origin), local: origin_pose.map(turned) };
+            placed(at_origin, origin_pose, |pose| pose.then_rotate_widened(rotation, POSE_SLACK_ROTATION, POSE_SLACK_TRANSLATION))
         }
         (JointKind::Revolute | JointKind::Continuous, None) => unreachable!("a turning joint's rotation is made"),
         (JointKind::Prismatic, _) => {
             let slide = IntervalPose::translation_along(axis, value);
-            LinkEnclosure { pose: at_origin.mul(&slide), local: origin_pose.map(|o| o.mul(&slide)) }
+            placed(at_origin, origin_pose, |pose| slack(pose.mul(&slide)))
         }
-    };
-    widened(enclosure)
+    }
 }
 
 /// The child's jet: its pose as in [`child_enclosure`], the derivative by the product
@@ -191,13 +195,6 @@ pub(super) fn child_jet(parent: &LinkJet, origin: &Isometry3, kind: JointKind, a
 /// (joint origins from rpy, axes) that the f64 forward kinematics computes differently.
 const POSE_SLACK_ROTATION: Real = 1e-14;
 const POSE_SLACK_TRANSLATION: Real = 1e-12;
-
-fn widened(e: LinkEnclosure) -> LinkEnclosure {
-    LinkEnclosure {
-        pose: e.pose.widened(POSE_SLACK_ROTATION, POSE_SLACK_TRANSLATION),
-        local: e.local.map(|local| local.widened(POSE_SLACK_ROTATION, POSE_SLACK_TRANSLATION)),
-    }
-}
 
 /// Parent and depth of every link, for walking the chain between two links.
 #[derive(Clone, Debug)]

@@ -420,12 +420,8 @@ impl Search<'_, '_> {
                 order.sort_by(|x, y| x.0.total_cmp(&y.0));
                 bounded.clear();
                 for &(gap, p) in &order {
+                    // The level falls as pairs are measured (the threshold is kept out above).
                     if gap >= self.level() || self.touched() || self.closer_found() {
-                        break;
-                    }
-                    if let Goal::Apart(threshold) = self.goal
-                        && gap >= threshold
-                    {
                         break;
                     }
                     self.evaluations += 1;
