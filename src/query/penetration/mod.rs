@@ -50,9 +50,7 @@ pub mod voxel_map_depth;
 
 pub use directional::directional_depth;
 pub use minkowski_facets::polytope_penetration_exact;
-pub use shape_depth::{
-    DepthFeatures, deepest_depth_seeded, deepest_features, deepest_features_seeded, features_depth, features_penetration, shape_penetration,
-};
+pub use shape_depth::{DepthFeatures, deepest_depth_above, deepest_features, deepest_features_seeded, features_depth, features_penetration, shape_penetration};
 pub use translational::penetration_depth;
 pub use vertex_cloud::VertexCloud;
 

@@ -5,7 +5,7 @@
 //! giving EPA only the triangles whose [`overlap_bound`] can beat the deepest found; where
 //! a voxel map is involved, the largest depth over its cubes that meet the other shape
 //! ([`super::voxel_map_depth`]). Where the depth alone is asked for (an event's deepest
-//! instant, [`deepest_depth_seeded`]), two polytope features (a triangle against a box
+//! instant, [`deepest_depth_above`]), two polytope features (a triangle against a box
 //! or another triangle) are measured in closed form instead of by EPA.
 use super::overlap_bound::{Part, face_overlap_bound, overlap_bound, polytope_depth};
 use super::voxel_map_depth::voxel_map_penetration;
@@ -52,15 +52,26 @@ pub fn deepest_features_seeded(
     pose_b: &Isometry3,
     seed: Option<DepthFeatures>,
 ) -> Option<(Penetration, DepthFeatures)> {
-    deepest::<WithDirection>(a, pose_a, b, pose_b, seed)
+    deepest::<WithDirection>(a, pose_a, b, pose_b, seed, 0.0)
 }
 
 /// [`deepest_features_seeded`]'s depth alone, without its direction and points: where
 /// both features are polytopes (triangles, boxes), their [`polytope_depth`] (the
 /// separating-axis test's least overlap, which is their depth) instead of EPA. For the
-/// deepest instant of a contact event, which samples and refines the depth alone.
-pub fn deepest_depth_seeded(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3, seed: Option<DepthFeatures>) -> Option<(Real, DepthFeatures)> {
-    deepest::<DepthAlone>(a, pose_a, b, pose_b, seed)
+/// instants of a contact event, which samples and refines the depth alone; told exactly
+/// only where it is above `above` (0 for always), and elsewhere as a depth of some
+/// features that is at most `above` (the seed's, if they meet), or `None`: a sample that
+/// needs only what beats a depth found elsewhere walks only the boxes whose overlap
+/// exceeds that depth, a fraction of the walk.
+pub fn deepest_depth_above(
+    a: &Shape,
+    pose_a: &Isometry3,
+    b: &Shape,
+    pose_b: &Isometry3,
+    seed: Option<DepthFeatures>,
+    above: Real,
+) -> Option<(Real, DepthFeatures)> {
+    deepest::<DepthAlone>(a, pose_a, b, pose_b, seed, above)
 }
 
 /// What a search for the deepest features measures of a pair of convex features: each
@@ -106,7 +117,17 @@ impl Measure for DepthAlone {
     }
 }
 
-fn deepest<M: Measure>(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3, seed: Option<DepthFeatures>) -> Option<(M::Found, DepthFeatures)> {
+/// The deepest features of `a` and `b` (from `seed`'s, if given), told exactly where
+/// their depth is above `above` (0 for always): the walks and the candidates stop at the
+/// larger of the seed's depth and `above`.
+fn deepest<M: Measure>(
+    a: &Shape,
+    pose_a: &Isometry3,
+    b: &Shape,
+    pose_b: &Isometry3,
+    seed: Option<DepthFeatures>,
+    above: Real,
+) -> Option<(M::Found, DepthFeatures)> {
     let features = |a, b| DepthFeatures { a, b };
     // The seed's depth (where it is one), with the features it names.
     let seeded = || seed.and_then(|f| Some((features_measured::<M>(a, pose_a, b, pose_b, f).filter(|p| M::depth(p) > 0.0)?, f)));
@@ -114,7 +135,7 @@ fn deepest<M: Measure>(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isomet
         (Shape::VoxelMap(_), _) | (_, Shape::VoxelMap(_)) => None,
         (Shape::TriMesh(ma), Shape::TriMesh(mb)) => {
             let seeded = seeded().and_then(|(p, f)| Some((p, (f.a?, f.b?))));
-            let pairs = triangle_pairs_meeting(ma, pose_a, mb, pose_b, found_depth::<M, _>(&seeded));
+            let pairs = triangle_pairs_meeting(ma, pose_a, mb, pose_b, found_depth::<M, _>(&seeded).max(above));
             // Each triangle placed in the world once, however many pairs it is in.
             let (placed_a, placed_b) =
                 (PlacedTriangles::new(ma, pose_a, pairs.iter().map(|p| p.0)), PlacedTriangles::new(mb, pose_b, pairs.iter().map(|p| p.1)));
@@ -124,29 +145,29 @@ fn deepest<M: Measure>(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isomet
                 let (tri_a, tri_b) = (ma.triangle(ta), mb.triangle(tb));
                 M::measure((&TriangleShape(&tri_a), pose_a, placed_a.get(ta)), (&TriangleShape(&tri_b), pose_b, placed_b.get(tb)))
             };
-            deepest_by_bound::<M, _>(candidates, bound, depth, seeded).map(|(p, (ta, tb))| (p, features(Some(ta), Some(tb))))
+            deepest_by_bound::<M, _>(candidates, bound, depth, seeded, above).map(|(p, (ta, tb))| (p, features(Some(ta), Some(tb))))
         }
         (Shape::TriMesh(m), convex) => {
             let (sb, part_b) = (convex.as_support_map()?, Part::convex(convex, pose_b)?);
             let seeded = seeded().and_then(|(p, f)| Some((p, f.a?)));
-            let candidates = triangles_meeting(m, pose_a, &convex.local_obb(), pose_b, found_depth::<M, _>(&seeded))
+            let candidates = triangles_meeting(m, pose_a, &convex.local_obb(), pose_b, found_depth::<M, _>(&seeded).max(above))
                 .into_iter()
                 .map(|t| (face_overlap_bound(&placed_triangle(m, pose_a, t), &part_b), t))
                 .collect();
             let bound = |t: u32| bound_before::<M>(&placed_triangle(m, pose_a, t), &part_b);
             let depth = |t: u32| M::measure((&TriangleShape(&m.triangle(t)), pose_a, &placed_triangle(m, pose_a, t)), (sb, pose_b, &part_b));
-            deepest_by_bound::<M, _>(candidates, bound, depth, seeded).map(|(p, t)| (p, features(Some(t), None)))
+            deepest_by_bound::<M, _>(candidates, bound, depth, seeded, above).map(|(p, t)| (p, features(Some(t), None)))
         }
         (convex, Shape::TriMesh(m)) => {
             let (sa, part_a) = (convex.as_support_map()?, Part::convex(convex, pose_a)?);
             let seeded = seeded().and_then(|(p, f)| Some((p, f.b?)));
-            let candidates = triangles_meeting(m, pose_b, &convex.local_obb(), pose_a, found_depth::<M, _>(&seeded))
+            let candidates = triangles_meeting(m, pose_b, &convex.local_obb(), pose_a, found_depth::<M, _>(&seeded).max(above))
                 .into_iter()
                 .map(|t| (face_overlap_bound(&part_a, &placed_triangle(m, pose_b, t)), t))
                 .collect();
             let bound = |t: u32| bound_before::<M>(&part_a, &placed_triangle(m, pose_b, t));
             let depth = |t: u32| M::measure((sa, pose_a, &part_a), (&TriangleShape(&m.triangle(t)), pose_b, &placed_triangle(m, pose_b, t)));
-            deepest_by_bound::<M, _>(candidates, bound, depth, seeded).map(|(p, t)| (p, features(None, Some(t))))
+            deepest_by_bound::<M, _>(candidates, bound, depth, seeded, above).map(|(p, t)| (p, features(None, Some(t))))
         }
         (ca, cb) => {
             let found = M::measure((ca.as_support_map()?, pose_a, &Part::convex(ca, pose_a)?), (cb.as_support_map()?, pose_b, &Part::convex(cb, pose_b)?))?;
@@ -200,21 +221,22 @@ fn found_depth<M: Measure, T>(found: &Option<(M::Found, T)>) -> Real {
 
 /// The deepest of the candidates (and of `seed`, measured before), each with a cheap
 /// upper bound of its depth and what names it: in the order of those bounds, while one
-/// is above the deepest found, a candidate whose tighter `bound` is above it too is
-/// measured by `depth`.
+/// is above the deepest found (and `above`), a candidate whose tighter `bound` is above
+/// them too is measured by `depth`.
 fn deepest_by_bound<M: Measure, T: Copy>(
     mut candidates: Vec<(Real, T)>,
     bound: impl Fn(T) -> Real,
     mut depth: impl FnMut(T) -> Option<M::Found>,
     seed: Option<(M::Found, T)>,
+    above: Real,
 ) -> Option<(M::Found, T)> {
     candidates.sort_by(|x, y| y.0.total_cmp(&x.0));
     let mut deepest: Option<(M::Found, T)> = seed;
     for (cheap, item) in candidates {
-        if cheap <= found_depth::<M, _>(&deepest) {
+        if cheap <= found_depth::<M, _>(&deepest).max(above) {
             break;
         }
-        if bound(item) <= found_depth::<M, _>(&deepest) {
+        if bound(item) <= found_depth::<M, _>(&deepest).max(above) {
             continue;
         }
         if let Some(p) = depth(item)
@@ -234,7 +256,7 @@ pub fn features_penetration(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &I
 }
 
 /// [`features_penetration`]'s depth alone (of two polytopes in closed form, as
-/// [`deepest_depth_seeded`] measures it).
+/// [`deepest_depth_above`] measures it).
 pub fn features_depth(a: &Shape, pose_a: &Isometry3, b: &Shape, pose_b: &Isometry3, features: DepthFeatures) -> Option<Real> {
     features_measured::<DepthAlone>(a, pose_a, b, pose_b, features)
 }
@@ -382,7 +404,7 @@ mod tests {
     #[test]
     fn the_deepest_features_are_the_deepest_of_every_triangle() {
         let mut u = test_uniform(0x5eed_deeb);
-        let (mut compared, mut meshes_both, mut seeded_shallower) = (0, 0, 0);
+        let (mut compared, mut meshes_both, mut seeded_shallower, mut told_below) = (0, 0, 0, 0);
         for case in 0..240 {
             let mesh = Shape::TriMesh(Arc::new(lumpy_mesh(1 + case % 2, 0.1, &mut u)));
             let other = match case % 4 {
@@ -410,9 +432,26 @@ mod tests {
                             let named = features_penetration(a, pa, b, pb, features).map(|p| p.depth);
                             assert_eq!(named, Some(p.depth), "case {case}: the named triangles");
                             // The depth alone (in closed form where both are polytopes).
-                            let (alone, alone_features) = deepest_depth_seeded(a, pa, b, pb, seed).expect("a depth alone as well");
+                            let (alone, alone_features) = deepest_depth_above(a, pa, b, pb, seed, 0.0).expect("a depth alone as well");
                             assert!((alone - depth).abs() <= 1e-9 * (1.0 + depth), "case {case}, seed {seed:?}: the depth alone {alone} against {depth}");
                             assert_eq!(features_depth(a, pa, b, pb, alone_features), Some(alone), "case {case}: the depth alone's triangles");
+                            // Told only above a depth: exact above it, and below it an
+                            // attained depth that is not above it.
+                            for above in [0.5 * depth, 0.99 * depth, 1.01 * depth, 2.0 * depth] {
+                                match deepest_depth_above(a, pa, b, pb, seed, above) {
+                                    Some((told, told_features)) if depth > above => {
+                                        assert!((told - depth).abs() <= 1e-9 * (1.0 + depth), "case {case}, above {above}: {told} against {depth}");
+                                        assert_eq!(features_depth(a, pa, b, pb, told_features), Some(told), "case {case}: the triangles told");
+                                    }
+                                    None if depth > above => panic!("case {case}, above {above}: nothing told of the depth {depth}"),
+                                    Some((told, told_features)) => {
+                                        assert!(told <= above, "case {case}, above {above}: {told} told where the depth {depth} is not above");
+                                        assert_eq!(features_depth(a, pa, b, pb, told_features), Some(told), "case {case}: the triangles told");
+                                        told_below += 1;
+                                    }
+                                    None => told_below += 1,
+                                }
+                            }
                             compared += 1;
                             meshes_both += matches!(other, Shape::TriMesh(_)) as usize;
                             let seed_depth = seed.and_then(|f| features_penetration(a, pa, b, pb, f)).map_or(0.0, |p| p.depth);
@@ -424,8 +463,8 @@ mod tests {
             }
         }
         assert!(
-            compared > 450 && meshes_both > 120 && seeded_shallower > 100,
-            "{compared} depths compared, {meshes_both} mesh against mesh, {seeded_shallower} seeded with a shallower one"
+            compared > 450 && meshes_both > 120 && seeded_shallower > 100 && told_below > 900,
+            "{compared} depths compared, {meshes_both} mesh against mesh, {seeded_shallower} seeded with a shallower one, {told_below} told below"
         );
     }
 }
