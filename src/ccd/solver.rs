@@ -106,6 +106,9 @@ pub struct Solver<'w, 'c> {
     /// Per element pair, the last separating plane GJK found between its whole shapes
     /// (in the fixed side's frame), and the local time it was found at.
     root_planes: Vec<Option<(Real, SeparatingPlane)>>,
+    /// Per element pair, where its [`PairMemo`] is in the interval being refined
+    /// (`u32::MAX`: none yet).
+    memo_slot: Vec<u32>,
     /// Solving from where a contact event ends ([`Self::after_exit`]).
     after_exit: bool,
 }
@@ -124,6 +127,7 @@ impl<'w, 'c> Solver<'w, 'c> {
             world,
             range,
             root_planes: vec![None; pairs.len()],
+            memo_slot: vec![u32::MAX; pairs.len()],
             pairs,
             pair_group,
             group_link: groups.iter().map(|g| g.link).collect(),
@@ -193,9 +197,8 @@ impl<'w, 'c> Solver<'w, 'c> {
     /// One interval's refinement: returns the work that may still touch in `[l, m]`
     /// and in `[m, r]`.
     fn refine(&mut self, links: &[LinkEnclosure], work: Vec<Work>, l: Real, m: Real, r: Real) -> (Vec<Work>, Vec<Work>) {
-        let mut rel: Vec<Option<IntervalPose>> = vec![None; self.pairs.len()];
-        let mut frames: Vec<Option<AdvancementFrame>> = vec![None; self.pairs.len()];
-        let mut motion: Vec<Option<Real>> = vec![None; self.pairs.len()];
+        // Only the pairs of this interval's work get a memo (a few of the tens of pairs).
+        let mut memos: Vec<PairMemo> = Vec::new();
         let mut queue = work;
         let (mut left, mut right) = (Vec::new(), Vec::new());
         let mut moving_boxes: HashMap<(u32, u32), MovingBox> = HashMap::new();
@@ -210,14 +213,18 @@ impl<'w, 'c> Solver<'w, 'c> {
         while let Some(item) = queue.pop() {
             let pair = pair_of(&item) as usize;
             let (ea, eb) = (&self.world.elements[self.pairs[pair].0], &self.world.elements[self.pairs[pair].1]);
-            let frame = *frames[pair].get_or_insert_with(|| {
+            if self.memo_slot[pair] == u32::MAX {
                 let poses = start_poses.get_or_insert_with(|| poses_at(self.world, self.range.segment(), l));
                 let start = element_world_pose(ea, poses).inv_mul(&element_world_pose(eb, poses));
-                match eb.body {
+                let frame = match eb.body {
                     Body::Obstacle(_) => AdvancementFrame::against_obstacle(ea, eb, start, links),
                     Body::Link(_) => AdvancementFrame::between_links(start, self.element_relative_pose(ea, eb, links)),
-                }
-            });
+                };
+                self.memo_slot[pair] = memos.len() as u32;
+                memos.push(PairMemo { pair, frame, motion: None, rel: None });
+            }
+            let PairMemo { frame, motion, rel, .. } = &mut memos[self.memo_slot[pair] as usize];
+            let frame = &*frame;
             match item {
                 Work::Nodes { pair: p, a, b } => {
                     self.stats.obb_tests += 1;
@@ -249,14 +256,14 @@ impl<'w, 'c> Solver<'w, 'c> {
                     // (Not against a map: its hull holds the links that reach this far.)
                     if a == 0 && b == 0 && !on_map && (ea.shape.as_support_map().is_none() || eb.shape.as_support_map().is_none()) {
                         self.stats.advancement_tests += 1;
-                        let outcome = self.root_advancement(pair, &frame, ea, eb, l);
+                        let outcome = self.root_advancement(pair, frame, ea, eb, l);
                         if outcome.separated {
                             continue;
                         }
                         if outcome.distance_at_start > 0.0 {
                             let (hull_a, hull_b) = (ea.shape.convex_bound(), eb.shape.convex_bound());
                             let sides = [(hull_a.as_ref(), BoundingBall::of_element(ea)), (hull_b.as_ref(), BoundingBall::of_element(eb))];
-                            if self.recedes(&mut receding, &mut start_poses, pair, &frame, sides, &outcome.normal) {
+                            if self.recedes(&mut receding, &mut start_poses, pair, frame, sides, &outcome.normal) {
                                 continue;
                             }
                             if !last {
@@ -275,7 +282,7 @@ impl<'w, 'c> Solver<'w, 'c> {
                         // interval than the boxes' size (the refinement levels of §5.1.1).
                         (Leaf::Inner(..), _) | (_, Leaf::Inner(..))
                             if queue.len() + left.len() >= WORK_BUDGET
-                                || *motion[pair].get_or_insert_with(|| frame.motion(ea, eb))
+                                || *motion.get_or_insert_with(|| frame.motion(ea, eb))
                                     > if on_map { MAP_DESCEND_RATIO } else { DESCEND_RATIO }
                                         * node_a.0.half_extents.norm().max(node_b.0.half_extents.norm()) =>
                         {
@@ -310,13 +317,13 @@ impl<'w, 'c> Solver<'w, 'c> {
                     if outcome.separated {
                         continue;
                     }
-                    if outcome.distance_at_start > 0.0 && self.recedes(&mut receding, &mut start_poses, pair, &frame, sides, &outcome.normal) {
+                    if outcome.distance_at_start > 0.0 && self.recedes(&mut receding, &mut start_poses, pair, frame, sides, &outcome.normal) {
                         continue;
                     }
                     let newton =
                         newton_links.get_or_insert_with(|| NewtonLinks { jets: self.range.jets(l, r), at_split: self.range.enclosures(m, m, true, None) });
                     let b_in_a = match frame.moving_is_a {
-                        true => *rel[pair].get_or_insert_with(|| self.element_relative_pose(ea, eb, links)),
+                        true => *rel.get_or_insert_with(|| self.element_relative_pose(ea, eb, links)),
                         false => frame.over,
                     };
                     let outcome = self.triangle_equations(newton, ea, eb, a, b, mask, &b_in_a, l, m, r);
@@ -334,13 +341,16 @@ impl<'w, 'c> Solver<'w, 'c> {
                     if outcome.separated {
                         continue;
                     }
-                    if outcome.distance_at_start > 0.0 && self.recedes(&mut receding, &mut start_poses, pair, &frame, sides, &outcome.normal) {
+                    if outcome.distance_at_start > 0.0 && self.recedes(&mut receding, &mut start_poses, pair, frame, sides, &outcome.normal) {
                         continue;
                     }
                     left.push(item);
                     right.push(item);
                 }
             }
+        }
+        for memo in &memos {
+            self.memo_slot[memo.pair] = u32::MAX;
         }
         (left, right)
     }
@@ -662,6 +672,18 @@ impl RecedingCell {
 /// The frame of the advancement tests of a pair: the fixed side and the moving side.
 /// Against an obstacle the link element moves in the obstacle's frame, so its motion is
 /// its own world motion; two links use the chain between them.
+/// What one interval's refinement works out once per element pair, when the first item
+/// of the pair comes up: its advancement frame, how far it moves (for the descent), and
+/// b's pose in a's frame (for the triangle equations). (Per pair of the solver, cleared
+/// for each interval, they had been a third of a colliding report's memory traffic:
+/// `cargo bench --bench real_use`, perf.)
+struct PairMemo {
+    pair: usize,
+    frame: AdvancementFrame,
+    motion: Option<Real>,
+    rel: Option<IntervalPose>,
+}
+
 #[derive(Clone, Copy, Debug)]
 struct AdvancementFrame {
     moving_is_a: bool,
