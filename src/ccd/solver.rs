@@ -672,10 +672,10 @@ impl RecedingCell {
 /// What one interval's refinement works out once per element pair, when the first item
 /// of the pair comes up: its advancement frame, how far it moves (for the descent), and
 /// b's pose in a's frame (for the triangle equations). Only the pairs of the interval's
-/// work get one: a slot for every pair of the segment, cleared for each interval (about
-/// 670 bytes each, 24 pairs on average over `cargo bench --bench real_use`'s colliding
-/// random walks), and the frame copied for each item had cost the colliding pipeline
-/// 1-2% more.
+/// work get one. (It replaces a slot for every pair of the segment, cleared for each
+/// interval, about 670 bytes each for 24 pairs on average over `cargo bench --bench
+/// real_use`'s colliding random walks, with the frame copied for each item: the
+/// colliding pipeline 1-2% slower.)
 struct PairMemo {
     pair: usize,
     frame: AdvancementFrame,

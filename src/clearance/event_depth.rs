@@ -30,9 +30,10 @@ const REFINED_PEAKS: usize = 3;
 const REFINEMENTS: usize = 25;
 /// Refinements of one peak on the deepest triangles found where the last one peaked.
 const FEATURE_ROUNDS: usize = 3;
-/// A sample of a mesh's depth shallower than this share of the deepest measured before
-/// it is told only as shallower (a depth of some of its triangles, at most that share):
-/// it cannot be the deepest, and a peak there would have to rise by a quarter of the
+/// A sample of a mesh's depth shallower than this share of the deepest sample measured
+/// before it (in the order of the hulls' bound) is told only as shallower (a depth of
+/// some of its triangles at most that share, or 0 with none named): it cannot be the
+/// deepest, and a peak there would have to rise by a quarter of the
 /// deepest within a sample's spacing to refine past it. The trees' walk then opens only
 /// the boxes that overlap by more than that share, and the events' depths cost 14% less
 /// (`cargo bench --bench real_use` with `REAL_USE_BREAKDOWN=1 REAL_USE_KIND=colliding`,
@@ -93,10 +94,11 @@ pub fn contact_normal(world: &CollisionWorld, motion: &JointMotion, link: Body, 
 
 /// The depth of one element pair at `time` (0 when apart), and the triangles it comes
 /// from (`None` against a voxel map, whose (cube, triangle) candidates of earlier
-/// instants are reused while they hold). `seed`: the features deepest at a nearby
-/// instant, which spare the walk the boxes that cannot be deeper (the same depth).
-/// Where a mesh is involved, the depth is told exactly only where it is above `above`;
-/// elsewhere a depth of some of its triangles, at most `above` ([`deepest_depth_above`]).
+/// instants are reused while they hold). `seed`: features deep at a nearby instant (the
+/// deepest there, or a shallow sample's), which spare the walk the boxes that cannot be
+/// deeper. Where a mesh is involved, the depth is told exactly (whatever the seed) only
+/// where it is above `above`; elsewhere a depth of some of its triangles at most `above`,
+/// or 0 ([`deepest_depth_above`]).
 fn pair_depth_at(
     world: &CollisionWorld,
     motion: &JointMotion,

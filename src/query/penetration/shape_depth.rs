@@ -60,7 +60,8 @@ pub fn deepest_features_seeded(
 /// separating-axis test's least overlap, which is their depth) instead of EPA. For the
 /// instants of a contact event, which samples and refines the depth alone; told exactly
 /// only where it is above `above` (0 for always), and elsewhere as a depth of some
-/// features that is at most `above` (the seed's, if they meet), or `None`: a sample that
+/// features that is at most `above` (the seed's or another candidate's), or `None`
+/// (also where the seed's features meet at depth 0): a sample that
 /// needs only what beats a depth found elsewhere walks only the boxes whose overlap
 /// exceeds that depth, a fraction of the walk.
 pub fn deepest_depth_above(
