@@ -674,7 +674,7 @@ impl RecedingCell {
 /// b's pose in a's frame (for the triangle equations). Only the pairs of the interval's
 /// work get one. (It replaces a slot for every pair of the segment, cleared for each
 /// interval, about 670 bytes each for 24 pairs on average over `cargo bench --bench
-/// real_use`'s colliding random walks, with the frame copied for each item: the
+/// real_use`'s colliding coarse plans of the UR5, with the frame copied for each item: the
 /// colliding pipeline 1-2% slower.)
 struct PairMemo {
     pair: usize,
