@@ -686,7 +686,7 @@ struct PairMemo {
 /// The frame of the advancement tests of a pair: the fixed side and the moving side.
 /// Against an obstacle the link element moves in the obstacle's frame, so its motion is
 /// its own world motion; two links use the chain between them.
-#[derive(Clone, Copy, Debug)]
+#[derive(Debug)]
 struct AdvancementFrame {
     moving_is_a: bool,
     /// The moving element in the fixed one's frame at the interval's start, and over it.

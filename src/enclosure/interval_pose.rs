@@ -127,7 +127,7 @@ impl AxisRotation {
         let &AxisRotation::Coordinate { k, cos: c, sin: s, slack, .. } = self else {
             let AxisRotation::General(general) = self else { unreachable!() };
             let product = m.mul(&general.rotation);
-            return if extra > 0.0 { IntervalMatrix3(product.0.map(|row| row.map(|x| widen(x, extra)))) } else { product };
+            return if extra > 0.0 { product.widened(extra) } else { product };
         };
         let (i, j) = ((k + 1) % 3, (k + 2) % 3);
         let mut out = *m;
@@ -172,6 +172,11 @@ impl IntervalVector3 {
     /// The exact vector `v` (point intervals).
     pub fn from_vector(v: &Vector3) -> Self {
         Self([Interval::point(v.x), Interval::point(v.y), Interval::point(v.z)])
+    }
+
+    /// Every entry widened by `margin >= 0` on both sides, rounded outwards.
+    pub fn widened(&self, margin: Real) -> Self {
+        Self(self.0.map(|x| widen(x, margin)))
     }
 
     /// The exact point `p` (point intervals).
@@ -237,6 +242,11 @@ impl IntervalMatrix3 {
     /// The exact matrix `m` (point intervals).
     pub fn from_matrix(m: &Matrix3) -> Self {
         Self(std::array::from_fn(|i| std::array::from_fn(|j| Interval::point(m[(i, j)]))))
+    }
+
+    /// Every entry widened by `margin >= 0` on both sides, rounded outwards.
+    pub fn widened(&self, margin: Real) -> Self {
+        Self(self.0.map(|row| row.map(|x| widen(x, margin))))
     }
 
     /// The identity matrix.
@@ -405,10 +415,7 @@ impl IntervalPose {
     /// `self ∘ rotation`, widened as [`Self::widened`] would widen it after, with the
     /// rotation's margin added in the turn's own widening of each entry.
     pub fn then_rotate_widened(&self, rotation: &AxisRotation, rotation_margin: Real, translation_margin: Real) -> IntervalPose {
-        IntervalPose {
-            rotation: rotation.right_multiply_widened(&self.rotation, rotation_margin),
-            translation: IntervalVector3(self.translation.0.map(|x| widen(x, translation_margin))),
-        }
+        IntervalPose { rotation: rotation.right_multiply_widened(&self.rotation, rotation_margin), translation: self.translation.widened(translation_margin) }
     }
 
     /// Every translation by `axis * d` (f64 axis, exact) with `d` in `distance`;
@@ -420,10 +427,7 @@ impl IntervalPose {
     /// The set widened by `rotation_margin` on every rotation entry and by
     /// `translation_margin` on every translation component (both >= 0).
     pub fn widened(&self, rotation_margin: Real, translation_margin: Real) -> IntervalPose {
-        IntervalPose {
-            rotation: IntervalMatrix3(self.rotation.0.map(|row| row.map(|x| widen(x, rotation_margin)))),
-            translation: IntervalVector3(self.translation.0.map(|x| widen(x, translation_margin))),
-        }
+        IntervalPose { rotation: self.rotation.widened(rotation_margin), translation: self.translation.widened(translation_margin) }
     }
 
     /// The smallest interval pose holding both sets.
