@@ -124,14 +124,20 @@ impl Obb {
             let (centres, radii) = axes.face_of_second(k);
             gap = gap.max(centres - radii);
         }
-        for (i, j) in EDGE_PAIRS {
-            // |a_i x b_j|: the edges nearly parallel give no axis the face axes lack.
-            let length = (1.0 - r[(i, j)] * r[(i, j)]).max(0.0).sqrt();
-            if length >= EDGE_AXIS_MIN_LENGTH {
-                let (centres, radii) = axes.edge(i, j);
-                gap = gap.max((centres - radii) / length);
-            }
-        }
+        // The nine edge axes written out, each independent of the others (so that their
+        // square roots and divisions overlap): the same gaps as a loop over them.
+        let edge_gaps = [
+            axes.edge_gap(0, 0),
+            axes.edge_gap(0, 1),
+            axes.edge_gap(0, 2),
+            axes.edge_gap(1, 0),
+            axes.edge_gap(1, 1),
+            axes.edge_gap(1, 2),
+            axes.edge_gap(2, 0),
+            axes.edge_gap(2, 1),
+            axes.edge_gap(2, 2),
+        ];
+        gap = edge_gaps.iter().fold(gap, |gap, &g| gap.max(g));
         let centres = t.norm();
         if centres > 0.0 {
             let u = t / centres;
@@ -213,7 +219,20 @@ impl<'a> SeparatingAxes<'a> {
         ((t[0] * r[(0, j)] + t[1] * r[(1, j)] + t[2] * r[(2, j)]).abs(), (a[0] * abs_r[(0, j)] + a[1] * abs_r[(1, j)] + a[2] * abs_r[(2, j)]) + self.b[j])
     }
 
+    /// The gap of the boxes' shadows on the unit axis along the cross product of the
+    /// first box's edge `i` and the second's edge `j`; minus infinity where the edges are
+    /// nearly parallel (|a_i x b_j| below `EDGE_AXIS_MIN_LENGTH`), which gives no axis the
+    /// face axes lack.
+    #[inline(always)]
+    fn edge_gap(&self, i: usize, j: usize) -> Real {
+        let r = self.r[(i, j)];
+        let length = (1.0 - r * r).max(0.0).sqrt();
+        let (centres, radii) = self.edge(i, j);
+        if length >= EDGE_AXIS_MIN_LENGTH { (centres - radii) / length } else { Real::NEG_INFINITY }
+    }
+
     /// The cross product of the first box's edge `i` and the second's edge `j`.
+    #[inline(always)]
     fn edge(&self, i: usize, j: usize) -> (Real, Real) {
         let (i1, i2, j1, j2) = ((i + 1) % 3, (i + 2) % 3, (j + 1) % 3, (j + 2) % 3);
         let (r, abs_r, t, a, b) = (&self.r, &self.abs_r, &self.t, self.a, self.b);
