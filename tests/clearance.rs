@@ -230,12 +230,14 @@ fn distance_at(input: &CheckInput, motion: &JointMotion, pair: (usize, usize), k
 /// the pair's distance sampled densely over the cell. The cells are the dyadic ones
 /// around each close pair's sampled closest approach, where the bounds are tightest,
 /// from the whole segment down to 1/256 of it, on the free motion and shifted copies.
+/// So does the part of a cell that its second-order bound settles against a level
+/// above the cell's minimum (where the search cuts away only the rest).
 #[test]
 fn every_part_of_a_cell_bound_lies_below_the_sampled_distances() {
     let input = case_input(&CASES[0]).unwrap();
     let search = ClearanceSearch::new(&input.world);
     let pairs = search.pairs().to_vec();
-    let (mut checked, mut tight, mut second_order, mut mesh_nodes, mut near_minimum) = (0, 0, 0, 0, 0);
+    let (mut checked, mut tight, mut second_order, mut mesh_nodes, mut near_minimum, mut settled) = (0, 0, 0, 0, 0, 0);
     for offset in [vec![0.0], vec![-0.25, 0.04, -0.03], vec![0.2, 0.0, 0.06]] {
         let motion = shifted(&input.motion, &offset);
         for (k, segment) in motion.segments.iter().enumerate() {
@@ -296,6 +298,23 @@ fn every_part_of_a_cell_bound_lies_below_the_sampled_distances() {
                         let past = search.mesh_nodes_bound(&motion, p, k, lo, hi, sampled + hair);
                         assert!(past.is_none(), "pair {pair:?}, cell [{lo}, {hi}]: the mesh's nodes claim {past:?}, past the sampled minimum {sampled}");
                     }
+                    // The part of the cell its second-order bound settles against a
+                    // level above the cell's minimum: the distance sampled over that part
+                    // stays above what it claims, and the claim reaches the level.
+                    for above in [1e-4, 1e-3, 5e-3] {
+                        let target = sampled + above;
+                        if let Some((from, to, bound)) = search.second_order_settled(&motion, p, k, lo, hi, target) {
+                            assert!(lo <= from && from <= to && to <= hi && from < to, "cell [{lo}, {hi}]: settled part [{from}, {to}]");
+                            assert!(bound >= target - 1e-9, "cell [{lo}, {hi}]: the settled part's bound {bound} below the level {target}");
+                            let least =
+                                (0..=48).map(|j| distance_at(&input, &motion, pair, k, from + (to - from) * j as f64 / 48.0)).fold(f64::INFINITY, f64::min);
+                            assert!(
+                                bound <= least + 1e-12,
+                                "offset {offset:?}, segment {k}, pair {pair:?}, cell [{lo}, {hi}]: settled part [{from}, {to}] claims {bound}, sampled {least}"
+                            );
+                            settled += 1;
+                        }
+                    }
                     checked += 1;
                     let best = parts.iter().map(|x| x.1).fold(f64::NEG_INFINITY, f64::max);
                     // Count the cells where the bound nearly reaches the distance: a bound
@@ -315,9 +334,12 @@ fn every_part_of_a_cell_bound_lies_below_the_sampled_distances() {
         }
     }
     eprintln!(
-        "{checked} cells checked, {tight} tight, second order best in {second_order}, the mesh's nodes in {mesh_nodes} (and {near_minimum} times within 0.1 mm of the sampled minimum)"
+        "{checked} cells checked, {tight} tight, second order best in {second_order}, the mesh's nodes in {mesh_nodes} (and {near_minimum} times within 0.1 mm of the sampled minimum), {settled} parts settled"
     );
-    assert!(checked >= 500 && tight >= 150 && second_order >= 100, "{checked} cells, {tight} tight, {second_order} second order best");
+    assert!(
+        checked >= 500 && tight >= 150 && second_order >= 100 && settled >= 100,
+        "{checked} cells, {tight} tight, {second_order} second order best, {settled} parts settled"
+    );
 }
 
 #[test]

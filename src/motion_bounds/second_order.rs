@@ -51,10 +51,10 @@ pub struct MovingShape<'a> {
     pub rates: Option<ElementRates>,
 }
 
-impl MovingShape<'_> {
+impl<'a> MovingShape<'a> {
     /// The shape's extent along world `w` at `τ` under the motion's linear part, and
     /// the spread to add per unit of `|τ|`.
-    fn linear_extent(&self, w: &Vector3) -> (impl Fn(Real) -> Real + '_, Real) {
+    fn linear_extent(&self, w: &Vector3) -> (impl Fn(Real) -> Real + use<'a>, Real) {
         let rotation = self.pose.rotation.to_rotation_matrix().into_inner();
         let (m, v, spread) = match &self.rates {
             Some(rates) => {
@@ -76,10 +76,18 @@ impl MovingShape<'_> {
 /// the anchor (`lo <= 0 <= hi`), before rounding: the smaller of the concave bound's
 /// values at the two ends.
 pub fn gap_over(a: &MovingShape, b: &MovingShape, n: &Vector3, lo: Real, hi: Real) -> Real {
+    let at = gap_bound(a, b, n);
+    at(lo).min(at(hi))
+}
+
+/// The concave lower bound of the gap along world unit `n` (from `b` towards `a`) at
+/// each time `τ` from the anchor, valid for every `τ` the rates cover (before
+/// rounding). Its smallest value over any interval of times is at one of the
+/// interval's ends: [`gap_over`] over the whole cell, or over part of it.
+pub fn gap_bound<'s>(a: &MovingShape<'s>, b: &MovingShape<'s>, n: &Vector3) -> impl Fn(Real) -> Real + use<'s> {
     let (extent_a, spread_a) = a.linear_extent(&-n);
     let (extent_b, spread_b) = b.linear_extent(n);
-    let at = |tau: Real| -(extent_a(tau) + extent_b(tau)) - tau.abs() * (spread_a + spread_b);
-    at(lo).min(at(hi))
+    move |tau: Real| -(extent_a(tau) + extent_b(tau)) - tau.abs() * (spread_a + spread_b)
 }
 
 /// Covers the rounding of a gap computed in floating point at the scale of the two

@@ -28,6 +28,16 @@ impl WarmProbe {
     }
 }
 
+/// The part `[from, to]` of a cell (local times, around its middle) that its
+/// second-order bound proves apart where the whole cell is not, with the bound there
+/// (before rounding): what is left of the cell is `[lo, from]` and `[to, hi]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Settled {
+    pub(super) from: Real,
+    pub(super) to: Real,
+    pub(super) bound: Real,
+}
+
 /// A frame a motion bound can be taken in: the moving element's pose at the middle
 /// and over the cell in that frame, its ball, the frame's pose at the middle (world
 /// from frame), the sign of the direction (of `n`, from b towards a) the element's
@@ -151,15 +161,59 @@ impl ClearanceSearch<'_> {
 
     /// A lower bound of the gap along world `n` over local times `[lo, hi]`, to second
     /// order in the cell's length, from the poses at the middle and the links' rates
-    /// over the cell ([`gap_over`]), in the pair's [`GapFrame`].
+    /// over the cell ([`gap_over`](crate::motion_bounds::second_order::gap_over)), in the
+    /// pair's [`GapFrame`].
     pub(super) fn second_order(&self, p: usize, segment: &Segment, lo: Real, hi: Real, data: &mut CellData, n: &Vector3) -> Real {
-        let Some(frame) = self.gap_frame(p, segment, lo, hi, data) else { return Real::NEG_INFINITY };
+        self.second_order_settling(p, segment, (lo, hi), data, n, Real::NEG_INFINITY).0
+    }
+
+    /// [`Self::second_order`], and where that bound over the whole cell stays below
+    /// `target`, the part around the middle that the same bound proves at least
+    /// `target` apart ([`Settled`]): the gap's bound is concave in time, so its
+    /// smallest value over the part is at the part's ends. The part reaches on each
+    /// side to the cell's end, or to the first or the second dyadic point short of it
+    /// (leaving an eighth or a quarter of the cell), whichever is the farthest that
+    /// the bound holds at. (A pair closing in over the cell, or drawing away, is
+    /// settled on one side at once: that half is not measured again.)
+    pub(super) fn second_order_settling(
+        &self,
+        p: usize,
+        segment: &Segment,
+        (lo, hi): (Real, Real),
+        data: &mut CellData,
+        n: &Vector3,
+        target: Real,
+    ) -> (Real, Option<Settled>) {
+        let Some(frame) = self.gap_frame(p, segment, lo, hi, data) else { return (Real::NEG_INFINITY, None) };
         let (a, b) = self.pairs[p];
         let (support_a, support_b) = (self.support(a), self.support(b));
         let side_a = MovingShape { shape: &support_a, ball: self.balls[a], pose: frame.poses[0], rates: frame.rates[0] };
         let side_b = MovingShape { shape: &support_b, ball: self.balls[b], pose: frame.poses[1], rates: frame.rates[1] };
-        let half = 0.5 * (hi - lo);
-        gap_over(&side_a, &side_b, &(frame.from_world.rotation * n), -half, half)
+        let at = gap_bound(&side_a, &side_b, &(frame.from_world.rotation * n));
+        let (middle, half) = (0.5 * (lo + hi), 0.5 * (hi - lo));
+        let (left, right) = (at(-half), at(half));
+        let bound = left.min(right);
+        if bound >= target {
+            return (bound, None);
+        }
+        let at_middle = at(0.0);
+        if at_middle < target {
+            return (bound, None);
+        }
+        // The farthest point on one side the bound holds at, and its value there: the
+        // end (already known), then the points an eighth and a quarter of the cell short
+        // of it (as halving gives them), else the middle.
+        let reach = |end: Real, at_end: Real| {
+            if at_end >= target {
+                return (end, at_end);
+            }
+            let quarter = 0.5 * (end + middle);
+            let eighth = 0.5 * (end + quarter);
+            [eighth, quarter].into_iter().map(|x| (x, at(x - middle))).find(|&(_, gap)| gap >= target).unwrap_or((middle, at_middle))
+        };
+        let ((from, at_from), (to, at_to)) = (reach(lo, left), reach(hi, right));
+        let settled = (from < middle || to > middle).then_some(Settled { from, to, bound: at_from.min(at_to) });
+        (bound, settled)
     }
 
     /// The frame pair `p`'s gaps are taken in to second order over a cell, with the

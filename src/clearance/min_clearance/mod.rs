@@ -65,7 +65,7 @@ use crate::motion::{JointMotion, Segment};
 use crate::motion_bounds::conservative_advancement::{BoundingBall, advance_along, motion_bound};
 use crate::motion_bounds::element_motion::{element_pose, element_relative_poses, poses_at};
 use crate::motion_bounds::joint_levers::PairLevers;
-use crate::motion_bounds::second_order::{ElementRates, MovingShape, extent_along, gap_over};
+use crate::motion_bounds::second_order::{ElementRates, MovingShape, extent_along, gap_bound};
 use crate::query::gjk;
 use crate::robot::JointKind;
 use crate::shape::{Ball, MeshHull, Shape, SupportMap};
@@ -265,6 +265,21 @@ impl<'w> ClearanceSearch<'w> {
         let reach = self.reach(p, segment, lo, hi, &mut data);
         let at_middle = pair_distance(self.world, self.pairs[p], &data.poses, Real::INFINITY).map_or(0.0, |d| d.distance);
         self.mesh_cell_bound(p, segment, (lo, hi), &mut data, &reach, (at_middle, floor))
+    }
+
+    /// The part of pair `p`'s cell `[lo, hi]` of segment `k` that its second-order bound
+    /// along the exact closest direction at the middle proves at least `target` apart,
+    /// where the whole cell is not: `(from, to, bound)`, as the search sets it aside
+    /// (rounding allowed for). For tests.
+    #[doc(hidden)]
+    pub fn second_order_settled(&self, motion: &JointMotion, p: usize, k: usize, lo: Real, hi: Real, target: Real) -> Option<(Real, Real, Real)> {
+        let segment = &motion.segments[k];
+        let mut data = CellData::new(self.world, segment, 0.5 * (lo + hi));
+        let tiny = self.rounding(p, &data.poses);
+        let exact = pair_distance(self.world, self.pairs[p], &data.poses, Real::INFINITY)?;
+        let n = direction(&exact)?;
+        let (_, settled) = self.second_order_settling(p, segment, (lo, hi), &mut data, &n, target + tiny);
+        settled.map(|s| (s.from, s.to, s.bound - tiny))
     }
 
     /// Every part of the lower bound the search takes for pair `p` over local times

@@ -1,12 +1,12 @@
 //! The search over one motion: its time cells in a queue by their bound, the best
 //! distance found so far, and the steps that settle, split or measure a cell (the
 //! bounds themselves are in the parent module and `cell_bound`).
-use super::cell_bound::{CellData, Probe, Reach, WarmProbe, direction};
+use super::cell_bound::{CellData, Probe, Reach, Settled, WarmProbe, direction};
 use super::swept_boxes::SweptBoxes;
 use super::together::SharedLevel;
 use super::{ClearanceOptions, ClearanceSearch, MinClearance};
 use crate::clearance::world_distance::{PairDistance, body_pose, pair_distance};
-use crate::math::{Isometry3, Real};
+use crate::math::{Isometry3, Real, Vector3};
 use crate::motion::{JointMotion, Segment};
 use crate::motion_bounds::element_motion::poses_at;
 use crate::motion_bounds::joint_levers::joint_deviations;
@@ -26,6 +26,9 @@ struct Cell {
     evaluated: bool,
     /// No joint between the pair's bodies moves over the segment.
     fixed: bool,
+    /// Once measured: the part around the middle its second-order bound settles,
+    /// where the whole cell is not settled (what is left is split instead of halves).
+    settled: Option<Settled>,
 }
 
 impl Eq for Cell {}
@@ -452,8 +455,9 @@ impl Search<'_, '_> {
         }
     }
 
-    /// Measures a cell at its middle: its new bound.
-    fn measure(&mut self, cell: &Cell, data: &mut CellData) -> Real {
+    /// Measures a cell at its middle: its new bound, and where that is below the floor,
+    /// the part of the cell its second-order bound settles (if any).
+    fn measure(&mut self, cell: &Cell, data: &mut CellData) -> (Real, Option<Settled>) {
         let finder = self.finder;
         let world = finder.world;
         let p = cell.pair as usize;
@@ -470,8 +474,9 @@ impl Search<'_, '_> {
         let boxes = ea.body_obb.transformed_aabb(&body_pose(ea.body, poses)).distance(&eb.body_obb.transformed_aabb(&body_pose(eb.body, poses)));
         let mut bound = cell.bound.max(boxes - reach.any - tiny);
         if bound >= self.floor() {
-            return bound;
+            return (bound, None);
         }
+        let mut settled = None;
         self.evaluations += 1;
         let probe = finder.probe(p, poses, &mut self.warm_starts[p]);
         self.take(&probe, p, poses, k, middle);
@@ -481,11 +486,11 @@ impl Search<'_, '_> {
                 bound = bound.max(finder.gap_along(p, poses, &n) - reach.along(&n) - tiny);
             }
             if bound < self.floor() {
-                bound = bound.max(finder.second_order(p, segment, cell.lo, cell.hi, data, &n) - tiny);
+                bound = bound.max(self.second_order(cell, data, &n, tiny, &mut settled));
             }
         }
         if probe.exact.is_some() || bound >= self.floor() {
-            return bound;
+            return (bound, settled);
         }
         // The exact distance, where the hull cannot settle the cell however small it
         // gets, or where the hull's gap as last seen on the pair would settle it (and
@@ -496,12 +501,12 @@ impl Search<'_, '_> {
         let needed = probe.lower - tiny < floor;
         let may_settle = || self.hull_gaps[p] >= shortfall && finder.upper_bound(p, poses, probe.normal.as_ref()) - reach.any - tiny >= floor;
         if !(needed || may_settle()) {
-            return bound;
+            return (bound, settled);
         }
         let level = self.level();
         match self.exact(p, poses, level + reach.any, probe.lower, k, middle) {
             // Farther than the best plus the reach all over the cell.
-            None => bound.max(level - tiny),
+            None => (bound.max(level - tiny), settled),
             Some(d) => {
                 bound = bound.max(d.distance - reach.any - tiny);
                 if let (Some(n), false) = (direction(&d), cell.fixed) {
@@ -509,7 +514,7 @@ impl Search<'_, '_> {
                         bound = bound.max(finder.gap_along(p, &data.poses, &n) - reach.along(&n) - tiny);
                     }
                     if bound < self.floor() {
-                        bound = bound.max(finder.second_order(p, segment, cell.lo, cell.hi, data, &n) - tiny);
+                        bound = bound.max(self.second_order(cell, data, &n, tiny, &mut settled));
                     }
                 }
                 // A mesh whose hull comes closer than the mesh: node by node.
@@ -519,9 +524,22 @@ impl Search<'_, '_> {
                         bound = bound.max(nodes);
                     }
                 }
-                bound
+                (bound, settled)
             }
         }
+    }
+
+    /// The cell's second-order bound along `n` (rounded down by `tiny`); where it stays
+    /// below the floor, `settled` becomes the part of the cell it settles, if it
+    /// settles one.
+    fn second_order(&self, cell: &Cell, data: &mut CellData, n: &Vector3, tiny: Real, settled: &mut Option<Settled>) -> Real {
+        let segment = &self.motion.segments[cell.segment as usize];
+        let floor = self.floor();
+        let (bound, part) = self.finder.second_order_settling(cell.pair as usize, segment, (cell.lo, cell.hi), data, n, floor + tiny);
+        if let Some(part) = part {
+            *settled = Some(Settled { bound: part.bound - tiny, ..part });
+        }
+        bound - tiny
     }
 
     /// Whether this search, or one it shares the flag with, found a pair touching.
@@ -564,7 +582,16 @@ impl Search<'_, '_> {
                     continue;
                 }
                 let fixed = !finder.between[p].iter().any(|&j| moving[j]);
-                self.queue.push(Reverse(Cell { bound, pair: p as u32, segment: k as u32, lo: 0.0, hi: segment.duration, evaluated: false, fixed }));
+                self.queue.push(Reverse(Cell {
+                    bound,
+                    pair: p as u32,
+                    segment: k as u32,
+                    lo: 0.0,
+                    hi: segment.duration,
+                    evaluated: false,
+                    fixed,
+                    settled: None,
+                }));
             }
         }
     }
@@ -588,9 +615,24 @@ impl Search<'_, '_> {
             return false;
         }
         if cell.evaluated {
-            let middle = 0.5 * (cell.lo + cell.hi);
-            for (lo, hi) in [(cell.lo, middle), (middle, cell.hi)] {
-                self.queue.push(Reverse(Cell { lo, hi, evaluated: false, ..cell }));
+            let unsettled = Cell { evaluated: false, settled: None, ..cell };
+            match cell.settled {
+                // The part its second-order bound settles is set aside; the rest is cut.
+                Some(settled) => {
+                    let p = cell.pair as usize;
+                    self.pair_bounds[p] = self.pair_bounds[p].min(settled.bound);
+                    for (lo, hi) in [(cell.lo, settled.from), (settled.to, cell.hi)] {
+                        if lo < hi {
+                            self.queue.push(Reverse(Cell { lo, hi, ..unsettled }));
+                        }
+                    }
+                }
+                None => {
+                    let middle = 0.5 * (cell.lo + cell.hi);
+                    for (lo, hi) in [(cell.lo, middle), (middle, cell.hi)] {
+                        self.queue.push(Reverse(Cell { lo, hi, ..unsettled }));
+                    }
+                }
             }
             return true;
         }
@@ -604,11 +646,12 @@ impl Search<'_, '_> {
             .entry((cell.segment, cell.lo.to_bits(), cell.hi.to_bits()))
             .or_insert_with(|| CellData::new(self.finder.world, segment, 0.5 * (cell.lo + cell.hi)));
         // Distances are not negative.
-        let bound = self.measure(&cell, data).max(0.0);
+        let (bound, settled) = self.measure(&cell, data);
+        let bound = bound.max(0.0);
         self.shared = shared;
         let splittable = cell.hi - cell.lo > self.options.min_cell * segment.duration;
         if bound < self.floor() && splittable {
-            self.queue.push(Reverse(Cell { bound, evaluated: true, ..cell }));
+            self.queue.push(Reverse(Cell { bound, evaluated: true, settled, ..cell }));
         } else {
             // Settled (or too short to split): its bound holds over the cell.
             let p = cell.pair as usize;
