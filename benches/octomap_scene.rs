@@ -8,7 +8,9 @@
 //! and memory.
 //!
 //! `cargo bench --bench octomap_scene` (needs `.venv`: `bash scripts/setup_python.sh`);
-//! `OCTOMAP_BENCH_ONLY=free|first_only|whole` times one kind of check alone (for a profiler).
+//! `OCTOMAP_BENCH_ONLY=free|free_first_only|first_only|whole` times one kind of check alone
+//! (for a profiler: the free moves' whole reports or first-only checks, the colliding moves'
+//! first-only checks or whole reports).
 mod panda_scene;
 
 use ccd_guard::check::sampled::{SampledOptions, check_sampled};
@@ -150,10 +152,11 @@ fn bench(c: &mut Criterion) {
     println!("{} free and {} colliding coarse moves", free.len(), colliding.len());
     let certified = CheckOptions { method: Method::Certified, ..CheckOptions::default() };
     let first_only = CheckOptions { first_only: true, ..certified };
-    // For profiling one kind of check: OCTOMAP_BENCH_ONLY=free|first_only|whole.
+    // For profiling one kind of check: OCTOMAP_BENCH_ONLY=free|free_first_only|first_only|whole.
     if let Ok(only) = std::env::var("OCTOMAP_BENCH_ONLY") {
         let (moves, options) = match only.as_str() {
             "free" => (&free, certified),
+            "free_first_only" => (&free, first_only),
             "first_only" => (&colliding, first_only),
             _ => (&colliding, certified),
         };
