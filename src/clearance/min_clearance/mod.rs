@@ -46,10 +46,13 @@
 //! test) is computed only when the hull cannot settle a cell however small, when the
 //! hull's gap below the exact distance, as last seen on the pair, would settle it, and
 //! once at the end where the smallest upper bound was found, which then is attained.
-//! Cells are halved while their bound is below the best by more than the tolerance, so
+//! Cells are cut while their bound is below the best by more than the tolerance, so
 //! the answer is within the tolerance of the true minimum (up to the distance queries'
 //! own accuracy), and the proven lower bound comes with it: the smallest bound of every
-//! cell set aside.
+//! cell (or part of one) set aside. A cell is halved, unless its second-order bound,
+//! concave in time, holds the floor over a part around the middle: that part is set
+//! aside and only the rest, an end of an eighth or a quarter of the cell or a whole
+//! half, is measured again (`cell_bound::Settled`).
 mod cell_bound;
 mod mesh_cell_bound;
 mod pool;

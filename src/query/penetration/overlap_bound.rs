@@ -95,7 +95,7 @@ fn every_axis_overlap(a: &Part, b: &Part) -> Real {
 
 /// The depth of two polytope parts ([`Part::is_polytope`]) itself, where they overlap:
 /// the least overlap of their projections over every axis of the separating-axis test,
-/// without [`SLACK`]. The least translation that separates two polytopes leaves their
+/// without `SLACK`. The least translation that separates two polytopes leaves their
 /// Minkowski difference through a facet, and each facet's normal is a face normal of
 /// one part or the cross product of an edge of each: the least overlap over those axes
 /// is Keerthi & Sridharan's I(A,B), not only a bound of it (to rounding; each axis's
