@@ -13,7 +13,7 @@ use ccd_guard::collision::{Body, CollisionWorld};
 use ccd_guard::demo::{CASES, case_input};
 use ccd_guard::enclosure::JetsOnDemand;
 use ccd_guard::math::{Isometry3, Real, Vector3};
-use ccd_guard::motion::Segment;
+use ccd_guard::motion::{JointMotion, Segment};
 use ccd_guard::motion_bounds::conservative_advancement::BoundingBall;
 use ccd_guard::motion_bounds::element_motion::{element_world_pose, poses_at};
 use ccd_guard::motion_bounds::second_order::{ElementRates, MovingShape, extent_along, gap_bound, gap_over};
@@ -64,6 +64,28 @@ fn bound(world: &CollisionWorld, segment: &Segment, pair: (usize, usize), hulls:
     gap_over(&side_a, &side_b, n, lo - anchor, hi - anchor)
 }
 
+/// Calls `f` with each segment of the motion and each checked element pair, with the
+/// pair's hulls (a mesh's convex bound, a primitive itself).
+fn each_pair(world: &CollisionWorld, motion: &JointMotion, mut f: impl FnMut(&Segment, (usize, usize), [&dyn SupportMap; 2])) {
+    let pairs = checked_element_pairs(world);
+    for segment in &motion.segments {
+        for &(a, b) in &pairs {
+            let (hull_a, hull_b) = (world.elements[a].shape.convex_bound(), world.elements[b].shape.convex_bound());
+            f(segment, (a, b), [hull_a.as_ref(), hull_b.as_ref()]);
+        }
+    }
+}
+
+/// The direction of GJK's separating plane between the pair's hulls at local time `s`
+/// (from b towards a), where they are apart by at most 0.3 m (the pairs close enough
+/// for the bound to matter).
+fn close_direction(world: &CollisionWorld, segment: &Segment, (a, b): (usize, usize), hulls: [&dyn SupportMap; 2], s: Real) -> Option<Vector3> {
+    let poses = poses_at(world, segment, s);
+    let (pa, pb): (Isometry3, Isometry3) = (element_world_pose(&world.elements[a], &poses), element_world_pose(&world.elements[b], &poses));
+    let plane = gjk::separating_plane(hulls[0], &pa, hulls[1], &pb);
+    (plane.gap > 0.0 && plane.gap <= 0.3).then_some(plane.normal)
+}
+
 /// How far any point of the pair's elements moves over the cell, sampled: a bound on
 /// it would be at least this (so a first-order test needs the gap at the start above it).
 fn sampled_motion(world: &CollisionWorld, segment: &Segment, (a, b): (usize, usize), lo: Real, hi: Real) -> Real {
@@ -88,48 +110,36 @@ fn the_gap_to_second_order_lies_below_the_sampled_gap_and_proves_pairs_drawing_a
     for case in &CASES[..2] {
         let input = case_input(case).unwrap();
         let world = &input.world;
-        let pairs = checked_element_pairs(world);
-        for segment in &input.motion.segments {
+        each_pair(world, &input.motion, |segment, (a, b), hulls| {
             let duration = segment.duration;
-            for &(a, b) in &pairs {
-                let (hull_a, hull_b) = (world.elements[a].shape.convex_bound(), world.elements[b].shape.convex_bound());
-                let hulls = [hull_a.as_ref(), hull_b.as_ref()];
-                for i in 0..8 {
-                    let l = duration * i as Real / 8.0;
-                    // The direction of GJK's separating plane at l (from b towards a).
-                    let poses = poses_at(world, segment, l);
-                    let (pa, pb): (Isometry3, Isometry3) = (element_world_pose(&world.elements[a], &poses), element_world_pose(&world.elements[b], &poses));
-                    let plane = gjk::separating_plane(hulls[0], &pa, hulls[1], &pb);
-                    if plane.gap <= 0.0 || plane.gap > 0.3 {
-                        continue;
+            for i in 0..8 {
+                let l = duration * i as Real / 8.0;
+                let Some(n) = close_direction(world, segment, (a, b), hulls, l) else { continue };
+                for depth in [0, 2, 4, 6, 9] {
+                    let w = duration / 8.0 / (1u32 << depth) as Real;
+                    let r = l + w;
+                    let sampled = (0..=64).map(|j| gap_at(world, segment, (a, b), hulls, &n, l + w * j as Real / 64.0)).fold(Real::INFINITY, Real::min);
+                    for anchor in [l, 0.5 * (l + r)] {
+                        let found = bound(world, segment, (a, b), hulls, &n, l, r, anchor);
+                        assert!(
+                            found <= sampled + 1e-12,
+                            "pair ({a}, {b}), cell [{l}, {r}] anchored at {anchor}: bound {found} above the sampled gap {sampled}"
+                        );
+                        checked += 1;
+                        if sampled > 0.0 && found > 0.9 * sampled {
+                            tight += 1;
+                        }
                     }
-                    let n = plane.normal;
-                    for depth in [0, 2, 4, 6, 9] {
-                        let w = duration / 8.0 / (1u32 << depth) as Real;
-                        let r = l + w;
-                        let sampled = (0..=64).map(|j| gap_at(world, segment, (a, b), hulls, &n, l + w * j as Real / 64.0)).fold(Real::INFINITY, Real::min);
-                        for anchor in [l, 0.5 * (l + r)] {
-                            let found = bound(world, segment, (a, b), hulls, &n, l, r, anchor);
-                            assert!(
-                                found <= sampled + 1e-12,
-                                "pair ({a}, {b}), cell [{l}, {r}] anchored at {anchor}: bound {found} above the sampled gap {sampled}"
-                            );
-                            checked += 1;
-                            if sampled > 0.0 && found > 0.9 * sampled {
-                                tight += 1;
-                            }
-                        }
-                        // Anchored at the start: proven apart where the pair moves farther than
-                        // its gap at the start (no motion bound could prove the cell).
-                        let start_gap = gap_at(world, segment, (a, b), hulls, &n, l);
-                        if bound(world, segment, (a, b), hulls, &n, l, r, l) > 0.0 && sampled_motion(world, segment, (a, b), l, r) > start_gap {
-                            receding += 1;
-                            self_pairs += usize::from(matches!(world.elements[b].body, Body::Link(_)));
-                        }
+                    // Anchored at the start: proven apart where the pair moves farther than
+                    // its gap at the start (no motion bound could prove the cell).
+                    let start_gap = gap_at(world, segment, (a, b), hulls, &n, l);
+                    if bound(world, segment, (a, b), hulls, &n, l, r, l) > 0.0 && sampled_motion(world, segment, (a, b), l, r) > start_gap {
+                        receding += 1;
+                        self_pairs += usize::from(matches!(world.elements[b].body, Body::Link(_)));
                     }
                 }
             }
-        }
+        });
     }
     eprintln!("{checked} cells checked, {tight} tight, {receding} proven drawing away ({self_pairs} of two links)");
     assert!(
@@ -151,52 +161,41 @@ fn the_gap_bound_at_each_instant_lies_below_the_gap_and_is_least_at_a_part_s_end
     let (mut instants, mut parts, mut curved) = (0, 0, 0);
     let input = case_input(&CASES[0]).unwrap();
     let world = &input.world;
-    let pairs = checked_element_pairs(world);
-    for segment in &input.motion.segments {
+    each_pair(world, &input.motion, |segment, (a, b), hulls| {
         let duration = segment.duration;
-        for &(a, b) in &pairs {
-            let (hull_a, hull_b) = (world.elements[a].shape.convex_bound(), world.elements[b].shape.convex_bound());
-            let hulls = [hull_a.as_ref(), hull_b.as_ref()];
-            for i in 0..4 {
-                for depth in [0, 3] {
-                    let w = duration / 4.0 / (1u32 << depth) as Real;
-                    let (lo, hi) = (duration * i as Real / 4.0, duration * i as Real / 4.0 + w);
-                    let middle = 0.5 * (lo + hi);
-                    let poses = poses_at(world, segment, middle);
-                    let (pa, pb) = (element_world_pose(&world.elements[a], &poses), element_world_pose(&world.elements[b], &poses));
-                    let plane = gjk::separating_plane(hulls[0], &pa, hulls[1], &pb);
-                    if plane.gap <= 0.0 || plane.gap > 0.3 {
-                        continue;
-                    }
-                    let n = plane.normal;
-                    let [side_a, side_b] = sides(world, segment, (a, b), hulls, (lo, hi), middle);
-                    let at = gap_bound(&side_a, &side_b, &n);
-                    for _ in 0..12 {
-                        let (x, y) = (rng.range(lo, hi), rng.range(lo, hi));
-                        let (x, y) = (x.min(y), x.max(y));
-                        let ends = at(x - middle).min(at(y - middle));
-                        let mut inside = Vec::new();
-                        for j in 0..=16 {
-                            let s = x + (y - x) * j as Real / 16.0;
-                            let bound = at(s - middle);
-                            let gap = gap_at(world, segment, (a, b), hulls, &n, s);
-                            assert!(bound <= gap + 1e-12, "pair ({a}, {b}), cell [{lo}, {hi}], at {s}: the bound {bound} above the gap {gap}");
-                            assert!(bound >= ends - 1e-12, "pair ({a}, {b}), part [{x}, {y}] of [{lo}, {hi}], at {s}: {bound} below both ends' {ends}");
-                            if 0 < j && j < 16 {
-                                inside.push(bound);
-                            }
-                            instants += 1;
+        for i in 0..4 {
+            for depth in [0, 3] {
+                let w = duration / 4.0 / (1u32 << depth) as Real;
+                let (lo, hi) = (duration * i as Real / 4.0, duration * i as Real / 4.0 + w);
+                let middle = 0.5 * (lo + hi);
+                let Some(n) = close_direction(world, segment, (a, b), hulls, middle) else { continue };
+                let [side_a, side_b] = sides(world, segment, (a, b), hulls, (lo, hi), middle);
+                let at = gap_bound(&side_a, &side_b, &n);
+                for _ in 0..12 {
+                    let (x, y) = (rng.range(lo, hi), rng.range(lo, hi));
+                    let (x, y) = (x.min(y), x.max(y));
+                    let ends = at(x - middle).min(at(y - middle));
+                    let mut inside = Vec::new();
+                    for j in 0..=16 {
+                        let s = x + (y - x) * j as Real / 16.0;
+                        let bound = at(s - middle);
+                        let gap = gap_at(world, segment, (a, b), hulls, &n, s);
+                        assert!(bound <= gap + 1e-12, "pair ({a}, {b}), cell [{lo}, {hi}], at {s}: the bound {bound} above the gap {gap}");
+                        assert!(bound >= ends - 1e-12, "pair ({a}, {b}), part [{x}, {y}] of [{lo}, {hi}], at {s}: {bound} below both ends' {ends}");
+                        if 0 < j && j < 16 {
+                            inside.push(bound);
                         }
-                        // Parts where the bound inside stays above both ends (it is not flat there): the
-                        // claim has something to check.
-                        let least = inside.iter().copied().fold(Real::INFINITY, Real::min);
-                        curved += usize::from(least > ends + 1e-9);
-                        parts += 1;
+                        instants += 1;
                     }
+                    // Parts where the bound inside stays above both ends (it is not flat there): the
+                    // claim has something to check.
+                    let least = inside.iter().copied().fold(Real::INFINITY, Real::min);
+                    curved += usize::from(least > ends + 1e-9);
+                    parts += 1;
                 }
             }
         }
-    }
+    });
     eprintln!("{instants} instants over {parts} parts, {curved} parts whose inside lies above both ends");
     assert!(parts >= 500 && curved >= 200, "{parts} parts, {curved} curved");
 }
