@@ -615,23 +615,17 @@ impl Search<'_, '_> {
             return false;
         }
         if cell.evaluated {
-            let unsettled = Cell { evaluated: false, settled: None, ..cell };
-            match cell.settled {
-                // The part its second-order bound settles is set aside; the rest is cut.
-                Some(settled) => {
-                    let p = cell.pair as usize;
-                    self.pair_bounds[p] = self.pair_bounds[p].min(settled.bound);
-                    for (lo, hi) in [(cell.lo, settled.from), (settled.to, cell.hi)] {
-                        if lo < hi {
-                            self.queue.push(Reverse(Cell { lo, hi, ..unsettled }));
-                        }
-                    }
-                }
-                None => {
-                    let middle = 0.5 * (cell.lo + cell.hi);
-                    for (lo, hi) in [(cell.lo, middle), (middle, cell.hi)] {
-                        self.queue.push(Reverse(Cell { lo, hi, ..unsettled }));
-                    }
+            // The part its second-order bound settles is set aside, and the rest cut off;
+            // without one, the cell is halved.
+            let middle = 0.5 * (cell.lo + cell.hi);
+            let (from, to) = cell.settled.map_or((middle, middle), |settled| (settled.from, settled.to));
+            if let Some(settled) = cell.settled {
+                let p = cell.pair as usize;
+                self.pair_bounds[p] = self.pair_bounds[p].min(settled.bound);
+            }
+            for (lo, hi) in [(cell.lo, from), (to, cell.hi)] {
+                if lo < hi {
+                    self.queue.push(Reverse(Cell { lo, hi, evaluated: false, settled: None, ..cell }));
                 }
             }
             return true;
