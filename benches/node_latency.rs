@@ -21,7 +21,7 @@
 mod panda_scene;
 
 use ccd_guard::motion::JointMotion;
-use ccd_guard::ros::msg;
+use ccd_guard::moveit::msg;
 use ros2_client::dds::rustdds::DomainParticipantBuilder;
 use ros2_client::qos::{Durability, History, WhenFull};
 use ros2_client::{Context, MessageTypeName, Name, NodeName, NodeOptions, QosProfile};
@@ -234,7 +234,7 @@ fn gate_latency(node_binary: &Path, params: &[String], names: &[String], plans: 
 }
 
 fn file_trajectory(path: &Path) -> msg::JointTrajectory {
-    ccd_guard::ros::convert::trajectory_message(&ccd_guard::motion::load_trajectory(path).expect("trajectory"))
+    ccd_guard::moveit::convert::trajectory_message(&ccd_guard::motion::load_trajectory(path).expect("trajectory"))
 }
 
 fn motion_trajectory(names: &[String], motion: &JointMotion) -> msg::JointTrajectory {

@@ -28,6 +28,7 @@
 //! (`[[min x, y, z], [max x, y, z]]`, map frame).
 use ccd_guard::collision::{Body, CollisionWorld, StateChecker};
 use ccd_guard::math::{Isometry3, Point3, Real, Translation3, UnitQuaternion};
+use ccd_guard::node::transport::dds::messages::wire_codec_of;
 use ccd_guard::query::closest_features::{ConvexPolyhedron, closest_features};
 use ccd_guard::query::distance::shape_distance;
 use ccd_guard::query::intersection::intersection_point;
@@ -35,7 +36,6 @@ use ccd_guard::query::penetration::{Penetration, VertexCloud, minkowski_facets, 
 use ccd_guard::query::triangle_triangle::triangles_intersect;
 use ccd_guard::robot::resources::ResourceResolver;
 use ccd_guard::robot::{Robot, srdf, urdf};
-use ccd_guard::ros::msg::json_codec_of;
 use ccd_guard::scene::{Obstacle, Scene, load_scene, parse_scene};
 use ccd_guard::shape::Shape;
 use serde_json::{Value, json};
@@ -280,7 +280,7 @@ fn cdr(request: &Value) -> Value {
         .iter()
         .map(|m| {
             let type_name = m["type"].as_str().unwrap_or_default();
-            let Some(codec) = json_codec_of(type_name) else {
+            let Some(codec) = wire_codec_of(type_name) else {
                 return json!({ "error": format!("unknown message type '{type_name}'") });
             };
             let answer = match m.get("cdr").and_then(Value::as_str) {

@@ -15,8 +15,13 @@
 //! 10. [`ccd`] (the CCD pipeline), [`certifier`] (the affine-ball certifier) and
 //!     [`clearance`] (minimum clearance, event depths): siblings;
 //! 11. [`check`]: a method over a whole trajectory, and the report;
-//! 12. [`ros`]: the ROS 2 node and the execution gate;
-//! 13. `cli` (in the binary, `src/cli`) and [`demo`]: the command line.
+//! 12. [`moveit`]: what ROS 2 and MoveIt messages mean, with no transport inside (the
+//!     message types, the planning scene, the guard, the execution gate's decisions);
+//! 13. [`node`]: the ROS 2 node's runtime, and its transports behind one seam;
+//! 14. `cli` (in the binary, `src/cli`) and [`demo`]: the command line.
+//!
+//! The user reference is in `docs/` (start at `README.md`); `docs/architecture.md`
+//! describes the floors and the seams, and what each cargo feature gives.
 
 pub mod error;
 pub mod math;
@@ -45,6 +50,8 @@ pub mod clearance;
 
 pub mod check;
 
-pub mod ros;
+pub mod moveit;
+
+pub mod node;
 
 pub mod demo;

@@ -74,5 +74,5 @@ fn emit(text: &str) {
 }
 
 fn node(ros_args: &[String]) -> i32 {
-    ccd_guard::ros::node::run(ros_args)
+    ccd_guard::node::run(ros_args)
 }

@@ -5,7 +5,6 @@ use super::convert::{self, PlanError};
 use super::internal_error::InternalError;
 use super::markers::contact_markers;
 use super::msg;
-use super::parameters::NodeParameters;
 use super::planning_scene::{PlanningSceneError, PlanningSceneState};
 use crate::check::{CheckInput, CheckOptions, Method, Report, check_trajectory};
 use crate::collision::{CollisionWorld, StateChecker};
@@ -14,7 +13,7 @@ use crate::motion::{JointState, Trajectory};
 use crate::robot::description::{self, DescriptionError, DescriptionSource};
 use crate::robot::resources::{ResolveError, ResourceResolver};
 use crate::scene::{Scene, load_scene};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Why a trajectory job cannot be checked, whatever the scene.
@@ -186,9 +185,48 @@ pub struct CheckResult {
     pub markers: Option<msg::MarkerArray>,
 }
 
+/// What the guard is configured with (the node's parameters of the same names).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GuardSettings {
+    /// The URDF as text (`robot_description`, as MoveIt's launch files pass it).
+    pub robot_description: Option<String>,
+    /// The SRDF as text (`robot_description_semantic`).
+    pub robot_description_semantic: Option<String>,
+    /// The URDF, SRDF and scene as files (a path or `package://` URI).
+    pub urdf_file: Option<String>,
+    pub srdf_file: Option<String>,
+    pub scene_file: Option<String>,
+    /// `NAME=DIR` package roots for `package://` URIs.
+    pub package_dirs: Vec<(String, PathBuf)>,
+    pub check: CheckOptions,
+    /// Check the configuration of every `joint_states` message (discrete).
+    pub check_current_state: bool,
+    /// The planning frame: collision objects in it (or the URDF root link, or no frame)
+    /// are taken as they are. Empty: the URDF root link.
+    pub planning_frame: String,
+    pub publish_markers: bool,
+}
+
+impl Default for GuardSettings {
+    fn default() -> Self {
+        Self {
+            robot_description: None,
+            robot_description_semantic: None,
+            urdf_file: None,
+            srdf_file: None,
+            scene_file: None,
+            package_dirs: Vec::new(),
+            check: CheckOptions::default(),
+            check_current_state: true,
+            planning_frame: String::new(),
+            publish_markers: true,
+        }
+    }
+}
+
 /// The node's state and logic.
 pub struct Guard {
-    params: NodeParameters,
+    params: GuardSettings,
     resolver: ResourceResolver,
     /// `Err`: why there is no robot yet (no description, or a bad one).
     scene: Result<PlanningSceneState, NoRobot>,
@@ -215,7 +253,7 @@ impl Guard {
     /// The robot from the parameters (`robot_description`, else `urdf_file`), the SRDF
     /// and the scene file. Without a robot the node still serves: each verdict is
     /// `invalid` and says why, until `robot_description` brings one.
-    pub fn new(params: NodeParameters) -> Self {
+    pub fn new(params: GuardSettings) -> Self {
         let resolver = ResourceResolver::from_env(params.package_dirs.clone());
         let mut guard = Self { params, resolver, scene: Err(NoRobot::NotYet), world: None, current_state_colliding: None, injected_panic: None };
         let urdf = match (&guard.params.robot_description, &guard.params.urdf_file) {
@@ -248,7 +286,7 @@ impl Guard {
         }
     }
 
-    pub fn parameters(&self) -> &NodeParameters {
+    pub fn parameters(&self) -> &GuardSettings {
         &self.params
     }
 

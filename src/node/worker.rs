@@ -1,5 +1,5 @@
 //! The worker: applies scene updates and checks trajectories, service calls and gated
-//! goals, in arrival order, off the DDS thread; re-checks the rest of every running gated
+//! goals, in arrival order, off the transport's thread; re-checks the rest of every running gated
 //! goal after each scene change and on the gate's timer.
 //!
 //! A panic in any of this (a bug of ours, met by some input) is contained per item: the
@@ -7,12 +7,12 @@
 //! motion), logged at ERROR, and the worker goes on serving. A scene update that panics
 //! halfway may have left the scene half changed, so the part it was about is marked as
 //! not taken in: no trajectory is certified free until it is taken in again.
-use super::convert;
-use super::gate::{GateDecision, GateGoal, GoalKey};
-use super::guard::{CheckResult, Guard, GuardError, JobError, TrajectoryJob};
-use super::internal_error::{InternalError, contained};
-use super::msg::{self, FollowJointTrajectoryResult};
-use super::work_queue::{Work, WorkQueue};
+use crate::moveit::convert;
+use crate::moveit::gate::{GateDecision, GateGoal, GateOptions, GoalKey};
+use crate::moveit::guard::{CheckResult, Guard, GuardError, JobError, TrajectoryJob};
+use crate::moveit::internal_error::{InternalError, contained};
+use crate::moveit::msg::{self, FollowJointTrajectoryResult};
+use crate::node::work_queue::{Work, WorkQueue};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -29,20 +29,25 @@ pub enum Update {
     GoalEnded(GoalKey),
 }
 
+/// A service call's identity, as the transport that took it numbers it (the transport
+/// keeps what its middleware needs to answer it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CallId(pub u64);
+
 /// What asks for an answer: a service call, or a gated goal.
 #[derive(Debug)]
 pub enum Request {
-    Service(ros2_client::service::RmwRequestId, Result<TrajectoryJob, JobError>),
+    Service(CallId, Result<TrajectoryJob, JobError>),
     Goal(GateGoal),
 }
 
 pub type Queue = WorkQueue<Update, TrajectoryJob, Request>;
 
-/// What the worker hands back to the DDS thread.
+/// What the worker hands back to the transport.
 #[derive(Debug)]
 pub enum Output {
     Verdict(CheckResult),
-    Response(ros2_client::service::RmwRequestId, msg::CollisionVerdict),
+    Response(CallId, msg::CollisionVerdict),
     /// The gate's decision on a goal.
     GoalDecided(GoalKey, GateDecision),
     /// A running goal that a re-check no longer certifies free.
@@ -58,16 +63,18 @@ enum UpdateError {
     Internal(#[from] InternalError),
 }
 
-/// The worker's state: the guard, and the gated goals that controllers run.
+/// The worker's state: the guard, the gate's options, and the gated goals that
+/// controllers run.
 pub struct Worker {
     guard: Guard,
+    gate: GateOptions,
     running: BTreeMap<GoalKey, (GateGoal, Instant)>,
     last_recheck: Instant,
 }
 
 impl Worker {
-    pub fn new(guard: Guard) -> Self {
-        Self { guard, running: BTreeMap::new(), last_recheck: Instant::now() }
+    pub fn new(guard: Guard, gate: GateOptions) -> Self {
+        Self { guard, gate, running: BTreeMap::new(), last_recheck: Instant::now() }
     }
 
     pub fn guard_mut(&mut self) -> &mut Guard {
@@ -76,7 +83,7 @@ impl Worker {
 
     /// Runs the worker over `queue` until it is closed, handing each output to `send`.
     pub fn run(mut self, queue: &Queue, mut send: impl FnMut(Output)) {
-        let period = self.guard.parameters().gate_recheck_period;
+        let period = self.gate.recheck_period;
         loop {
             let wait = match (self.running.is_empty(), period > 0.0) {
                 (false, true) => Duration::from_secs_f64(period).min(Duration::from_millis(500)),
@@ -161,7 +168,7 @@ impl Worker {
                 false
             }
             Work::Call(Request::Goal(goal)) => {
-                let options = guard.parameters().gate;
+                let options = self.gate;
                 match contained(&goal.source, || guard.check_goal(&goal, &options)) {
                     Ok(checked) => {
                         send(Output::Verdict(checked.result));
@@ -191,7 +198,7 @@ impl Worker {
             return;
         }
         self.last_recheck = Instant::now();
-        let options = self.guard.parameters().gate;
+        let options = self.gate;
         let mut stopped = Vec::new();
         for (key, (goal, start)) in &self.running {
             let elapsed = Instant::now().saturating_duration_since(*start).as_secs_f64();

@@ -1,4 +1,4 @@
-//! The node's inbox: what the DDS threads hand the worker, in arrival order, without ever
+//! The node's inbox: what the transport hands the worker, in arrival order, without ever
 //! blocking them. Scene updates are always kept (joint states coalesce: only the newest
 //! waits); trajectories from topics wait in a bounded queue where, when it is full, the
 //! oldest gives way to the newest and is counted as dropped. Service calls are never

@@ -1,7 +1,7 @@
 //! ROS 2 names: the node's name and namespace, and topic names expanded and remapped
 //! as rcl does (`~/x` is private to the node, `x` is in its namespace, `/x` is absolute;
 //! a remap rule matches the expanded name).
-use super::arguments::{Remap, RosArguments};
+use crate::node::arguments::{Remap, RosArguments};
 
 /// Why a name is not a valid ROS name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

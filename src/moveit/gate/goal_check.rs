@@ -54,11 +54,14 @@ pub struct GateOptions {
     pub start_tolerance: f64,
     /// Proven clearance a forwarded motion must keep (m); 0: only collision-free.
     pub min_clearance: f64,
+    /// Seconds between re-checks of a running goal besides those on scene changes
+    /// (0: on scene changes only).
+    pub recheck_period: f64,
 }
 
 impl Default for GateOptions {
     fn default() -> Self {
-        Self { start_tolerance: 0.01, min_clearance: 0.0 }
+        Self { start_tolerance: 0.01, min_clearance: 0.0, recheck_period: 0.5 }
     }
 }
 

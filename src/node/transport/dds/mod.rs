@@ -1,51 +1,36 @@
-//! The DDS transport (ros2-client on RustDDS): the node's topics and service on the ROS
-//! graph. One thread does all DDS I/O and never waits on a check; a worker thread
-//! ([`Worker`]) runs the [`Guard`] over the [`WorkQueue`] and hands back what to send.
-use super::arguments::{RosArgumentError, RosArguments};
-use super::convert;
-use super::discovery::{Discovery, DiscoveryError, DiscoveryRange};
-use super::gate::{GateWork, Relay, RelayError};
-use super::guard::{Guard, TrajectoryJob};
-use super::msg::{self, RosMessage};
-use super::names::{NameError, NodeNames};
-use super::parameters::{NodeParameters, ParameterError, RequestIdentity};
-use super::work_queue::{Pushed, Work, WorkQueue};
-use super::worker::{Output, Queue, Request, Update, Worker};
+//! The pure-Rust DDS transport (ros2-client on RustDDS, cargo feature `dds`): the node's
+//! topics, service and gate actions on the ROS graph, with no ROS 2 installation. One
+//! thread does all DDS I/O and never waits on a check; the worker thread
+//! ([`crate::node::worker`]) runs the guard over the queue and hands back what to send.
+//!
+//! [`messages`] marks the message types as ros2-client's; [`relay`] speaks the gate's
+//! action protocol on both sides.
+pub mod messages;
+pub mod relay;
+
+use super::{Transport, TransportError, Wake};
+use crate::moveit::convert;
+use crate::moveit::guard::TrajectoryJob;
+use crate::moveit::msg::{self, RosMessage};
+use crate::node::discovery::{Discovery, DiscoveryRange};
+use crate::node::names::{NameError, NodeNames};
+use crate::node::parameters::{NodeParameters, RequestIdentity};
+use crate::node::work_queue::{Pushed, Work};
+use crate::node::worker::{CallId, Output, Queue, Request, Update};
+use relay::{GateWork, Relay, RelayError};
 use ros2_client::dds::rustdds::DomainParticipantBuilder;
 use ros2_client::dds::rustdds::mio1::{Events, Interest, Poll, Token, Waker};
 use ros2_client::qos::{Durability, History, WhenFull};
+use ros2_client::service::RmwRequestId;
 use ros2_client::{Context, MessageTypeName, Name, Node, NodeName, NodeOptions, Publisher, QosProfile, Server, ServiceMapping, ServiceTypeName, Subscription};
-use std::sync::Arc;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-/// The node's default name.
-pub const NODE_NAME: &str = "ccd_guard";
-
-/// Why the node could not start, or stopped serving.
-#[derive(Debug, thiserror::Error)]
-pub enum NodeError {
-    #[error(transparent)]
-    Arguments(#[from] RosArgumentError),
-    #[error(transparent)]
-    Names(#[from] NameError),
-    #[error("signal handler: {0}")]
-    Signal(std::io::Error),
-    #[error(transparent)]
-    Parameters(#[from] ParameterError),
-    #[error(transparent)]
-    Discovery(#[from] DiscoveryError),
-    #[error(transparent)]
-    Transport(#[from] TransportError),
-    /// The worker's waker, its thread, or the event loop's wait failed.
-    #[error("{0}")]
-    System(std::io::Error),
-}
-
 /// Why the node's DDS participant, node, topics, service or gate could not be made.
 #[derive(Debug, thiserror::Error)]
-pub enum TransportError {
+pub enum DdsError {
     #[error("DDS participant: {0}")]
     Participant(ros2_client::dds::rustdds::dds::CreateError),
     #[error("ROS context: {0}")]
@@ -73,6 +58,9 @@ pub enum TransportError {
     Poll(std::io::Error),
     #[error("poll: {0}")]
     Register(std::io::Error),
+    /// The worker's waker, or the event loop's wait, failed.
+    #[error("event loop: {0}")]
+    EventLoop(std::io::Error),
 }
 
 /// A sample that could not be read from a topic (malformed CDR and the like).
@@ -81,60 +69,6 @@ pub enum TransportError {
 pub struct UnreadableMessage {
     topic: &'static str,
     problem: ros2_client::error::ReadError,
-}
-
-/// Runs the node until the process is stopped; returns the exit status on a start-up
-/// error (bad arguments, parameters or environment: 2, with the reason on stderr).
-pub fn run(args: &[String]) -> i32 {
-    match start(args) {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("ccd_guard node: {e}");
-            2
-        }
-    }
-}
-
-fn start(args: &[String]) -> Result<(), NodeError> {
-    let arguments = RosArguments::parse(args)?;
-    let names = NodeNames::new(NODE_NAME, &arguments)?;
-    super::logging::init(&names.name, arguments.log_level(&names.name));
-    // SIGINT (Ctrl-C) and SIGTERM (what `ros2 launch` sends) stop the node cleanly.
-    let stop = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        signal_hook::flag::register(signal, stop.clone()).map_err(NodeError::Signal)?;
-    }
-    let params = NodeParameters::load(&arguments, &names)?;
-    let discovery = Discovery::from_env()?;
-    let queue: Arc<Queue> = Arc::new(WorkQueue::new(params.queue_size));
-    let mut transport = Transport::new(&names, &discovery, &params)?;
-    let guard = Guard::new(params);
-    log::info!(
-        "ready: {} on domain {} ({:?} discovery); {}; {}",
-        names.fully_qualified(),
-        discovery.domain_id,
-        discovery.range,
-        guard.summary(),
-        transport.describe()
-    );
-    let (outputs, received) = mpsc::channel();
-    let waker = Arc::new(Waker::new(transport.poll.registry(), WAKE).map_err(NodeError::System)?);
-    let worker = {
-        let queue = queue.clone();
-        let waker = waker.clone();
-        let send = move |output: Output| {
-            let _ = outputs.send(output);
-            let _ = waker.wake();
-        };
-        std::thread::Builder::new().name("ccd_guard-worker".into()).spawn(move || Worker::new(guard).run(&queue, send)).map_err(NodeError::System)?
-    };
-    let result = transport.serve(&queue, &received, &stop);
-    if stop.load(Ordering::Relaxed) {
-        log::info!("shutting down on a signal");
-    }
-    queue.close();
-    let _ = worker.join();
-    result.map_err(NodeError::System)
 }
 
 const PLANNED_TRAJECTORY: Token = Token(1);
@@ -154,7 +88,7 @@ const TAKE_LIMIT: usize = 64;
 /// The DDS side: the node, its readers, writers and service. (Fields drop in order: the
 /// readers and writers before their node, the node before the DDS participant, so that
 /// a shutdown tears nothing down twice.)
-struct Transport {
+pub struct DdsTransport {
     poll: Poll,
     planned_trajectory: Subscription<msg::JointTrajectory>,
     display_planned_path: Subscription<msg::DisplayTrajectory>,
@@ -168,6 +102,9 @@ struct Transport {
     /// The execution gate (with `gate_controllers`).
     gate: Option<Relay>,
     check_options: crate::check::CheckOptions,
+    /// Service calls handed to the worker, by the identity it answers with.
+    calls: BTreeMap<u64, RmwRequestId>,
+    next_call: u64,
     topic_names: Vec<String>,
     service_name: String,
     _node: Node,
@@ -193,32 +130,32 @@ fn service_mapping(parameter: Option<RequestIdentity>) -> ServiceMapping {
     }
 }
 
-impl Transport {
-    fn new(names: &NodeNames, discovery: &Discovery, params: &NodeParameters) -> Result<Self, TransportError> {
+impl DdsTransport {
+    pub fn new(names: &NodeNames, discovery: &Discovery, params: &NodeParameters) -> Result<Self, DdsError> {
         let builder = DomainParticipantBuilder::new(discovery.domain_id);
         let builder = match discovery.range {
             DiscoveryRange::Localhost => builder.with_only_networks([std::net::Ipv4Addr::LOCALHOST]),
             DiscoveryRange::Off => builder.with_only_networks(Vec::<std::net::IpAddr>::new()).same_host_loopback(false),
             DiscoveryRange::Subnet => builder,
         };
-        let participant = builder.build().map_err(TransportError::Participant)?;
-        let context = Context::from_domain_participant(participant).map_err(TransportError::Context)?;
-        let node_name = NodeName::new(&names.namespace, &names.name).map_err(TransportError::NodeName)?;
-        let mut node = context.new_node(node_name, NodeOptions::new().enable_rosout(true)).map_err(TransportError::Node)?;
+        let participant = builder.build().map_err(DdsError::Participant)?;
+        let context = Context::from_domain_participant(participant).map_err(DdsError::Context)?;
+        let node_name = NodeName::new(&names.namespace, &names.name).map_err(DdsError::NodeName)?;
+        let mut node = context.new_node(node_name, NodeOptions::new().enable_rosout(true)).map_err(DdsError::Node)?;
         let qos = default_qos();
         let latched = QosProfile::publisher_default()
             .reliability_reliable(WhenFull::DEFAULT)
             .durability(Durability::TransientLocal)
             .history(History::KeepLast { depth: 1 });
         let mut topic_names = Vec::new();
-        let mut subscribe = |node: &mut Node, topic: &str, type_package: &str, type_name: &str, qos: &QosProfile| -> Result<_, TransportError> {
+        let mut subscribe = |node: &mut Node, topic: &str, type_package: &str, type_name: &str, qos: &QosProfile| -> Result<_, DdsError> {
             let resolved = names.resolve(topic)?;
             topic_names.push(resolved.clone());
-            let name = Name::parse(&resolved).map_err(|problem| TransportError::GraphName { name: resolved.clone(), problem })?;
-            node.create_topic(&name, MessageTypeName::new(type_package, type_name), qos).map_err(|problem| TransportError::Topic { topic: resolved, problem })
+            let name = Name::parse(&resolved).map_err(|problem| DdsError::GraphName { name: resolved.clone(), problem })?;
+            node.create_topic(&name, MessageTypeName::new(type_package, type_name), qos).map_err(|problem| DdsError::Topic { topic: resolved, problem })
         };
-        fn reader<M: RosMessage>(node: &mut Node, topic: &ros2_client::dds::rustdds::Topic) -> Result<Subscription<M>, TransportError> {
-            node.create_subscription::<M>(topic, None).map_err(TransportError::Subscription)
+        fn reader<M: RosMessage + ros2_client::Message>(node: &mut Node, topic: &ros2_client::dds::rustdds::Topic) -> Result<Subscription<M>, DdsError> {
+            node.create_subscription::<M>(topic, None).map_err(DdsError::Subscription)
         }
         let t = subscribe(&mut node, "planned_trajectory", "trajectory_msgs", "JointTrajectory", &qos)?;
         let planned_trajectory = reader(&mut node, &t)?;
@@ -233,14 +170,14 @@ impl Transport {
         let t = subscribe(&mut node, "monitored_planning_scene", "moveit_msgs", "PlanningScene", &qos)?;
         let planning_scene = reader(&mut node, &t)?;
         let t = subscribe(&mut node, "~/verdict", "ccd_guard", "CollisionVerdict", &qos)?;
-        let verdict = node.create_publisher(&t, None).map_err(TransportError::Publisher)?;
+        let verdict = node.create_publisher(&t, None).map_err(DdsError::Publisher)?;
         let t = subscribe(&mut node, "~/markers", "visualization_msgs", "MarkerArray", &qos)?;
-        let markers = node.create_publisher(&t, None).map_err(TransportError::Publisher)?;
+        let markers = node.create_publisher(&t, None).map_err(DdsError::Publisher)?;
         let service = names.resolve("~/check_trajectory")?;
-        let service_name = Name::parse(&service).map_err(|problem| TransportError::GraphName { name: service.clone(), problem })?;
+        let service_name = Name::parse(&service).map_err(|problem| DdsError::GraphName { name: service.clone(), problem })?;
         let check_trajectory = node
             .create_server(service_mapping(params.service_mapping), &service_name, &ServiceTypeName::new("ccd_guard", "CheckTrajectory"), qos.clone(), qos)
-            .map_err(|problem| TransportError::Service { service: service.clone(), problem })?;
+            .map_err(|problem| DdsError::Service { service: service.clone(), problem })?;
         let mapping = service_mapping(params.service_mapping);
         let gate = match params.gate_controllers.is_empty() {
             true => None,
@@ -249,7 +186,7 @@ impl Transport {
         let mut transport = Self {
             _context: context,
             _node: node,
-            poll: Poll::new().map_err(TransportError::Poll)?,
+            poll: Poll::new().map_err(DdsError::Poll)?,
             planned_trajectory,
             display_planned_path,
             joint_states,
@@ -260,11 +197,13 @@ impl Transport {
             verdict,
             markers,
             gate,
-            check_options: params.check,
+            check_options: params.guard.check,
+            calls: BTreeMap::new(),
+            next_call: 0,
             topic_names,
             service_name: service,
         };
-        transport.register().map_err(TransportError::Register)?;
+        transport.register().map_err(DdsError::Register)?;
         Ok(transport)
     }
 
@@ -284,7 +223,7 @@ impl Transport {
     }
 
     /// What the node serves: its topics, service and gate actions.
-    fn describe(&self) -> String {
+    fn topics_and_services(&self) -> String {
         let mut text = format!("topics: {}; service: {}", self.topic_names.join(", "), self.service_name);
         if let Some(gate) = &self.gate {
             text += &format!("; execution gate: {}", gate.action_names().collect::<Vec<_>>().join(", "));
@@ -294,7 +233,7 @@ impl Transport {
 
     /// The event loop: read what arrived, queue it, send what the worker made; until
     /// `stop` is set.
-    fn serve(&mut self, queue: &Queue, outputs: &mpsc::Receiver<Output>, stop: &AtomicBool) -> std::io::Result<()> {
+    fn event_loop(&mut self, queue: &Queue, outputs: &mpsc::Receiver<Output>, stop: &AtomicBool) -> std::io::Result<()> {
         let mut events = Events::with_capacity(64);
         while !stop.load(Ordering::Relaxed) {
             // The controllers' answers cannot wake the poll (see `Relay::register`): while
@@ -393,11 +332,14 @@ impl Transport {
         for _ in 0..TAKE_LIMIT {
             match self.check_trajectory.receive_request() {
                 Ok(Some((id, request))) => {
-                    if let (Pushed::Refused, Some(Work::Call(Request::Service(id, _)))) =
-                        queue.push(Work::Call(Request::Service(id, TrajectoryJob::from_request(request))))
+                    let call = CallId(self.next_call);
+                    self.next_call += 1;
+                    self.calls.insert(call.0, id);
+                    if let (Pushed::Refused, Some(Work::Call(Request::Service(call, _)))) =
+                        queue.push(Work::Call(Request::Service(call, TrajectoryJob::from_request(request))))
                     {
                         let verdict = convert::invalid_verdict("check_trajectory", &self.check_options, "busy: the queue is full of service calls");
-                        self.respond(id, verdict);
+                        self.respond(call, verdict);
                     }
                 }
                 Ok(None) => break,
@@ -416,7 +358,11 @@ impl Transport {
         }
     }
 
-    fn respond(&self, id: ros2_client::service::RmwRequestId, verdict: msg::CollisionVerdict) {
+    fn respond(&mut self, call: CallId, verdict: msg::CollisionVerdict) {
+        let Some(id) = self.calls.remove(&call.0) else {
+            log::error!("check_trajectory response to an unknown call {}", call.0);
+            return;
+        };
         if let Err(e) = self.check_trajectory.send_response(id, msg::CheckTrajectoryResponse { verdict }) {
             log::error!("check_trajectory response: {e:?}");
         }
@@ -450,6 +396,23 @@ impl Transport {
     }
 }
 
+impl Transport for DdsTransport {
+    fn describe(&self) -> String {
+        self.topics_and_services()
+    }
+
+    fn waker(&self) -> Result<Wake, TransportError> {
+        let waker = Waker::new(self.poll.registry(), WAKE).map_err(DdsError::EventLoop)?;
+        Ok(Box::new(move || {
+            let _ = waker.wake();
+        }))
+    }
+
+    fn serve(&mut self, queue: &Queue, outputs: &mpsc::Receiver<Output>, stop: &AtomicBool) -> Result<(), TransportError> {
+        Ok(self.event_loop(queue, outputs, stop).map_err(DdsError::EventLoop)?)
+    }
+}
+
 /// Each gated controller with the gate's action for it (`~/C/follow_joint_trajectory`)
 /// and the controller's own (`NS/C/follow_joint_trajectory`), resolved with the remaps.
 fn gate_actions(names: &NodeNames, params: &NodeParameters) -> Result<Vec<(String, String, String)>, NameError> {
@@ -466,7 +429,7 @@ fn gate_actions(names: &NodeNames, params: &NodeParameters) -> Result<Vec<(Strin
 
 /// The samples waiting in a reader (at most [`TAKE_LIMIT`]): each message, or why it
 /// could not be read (malformed CDR and the like).
-fn drain<M: RosMessage>(reader: &Subscription<M>, topic: &'static str) -> Vec<(Result<M, UnreadableMessage>, &'static str)> {
+fn drain<M: RosMessage + ros2_client::Message>(reader: &Subscription<M>, topic: &'static str) -> Vec<(Result<M, UnreadableMessage>, &'static str)> {
     let mut out = Vec::new();
     for _ in 0..TAKE_LIMIT {
         match reader.take() {

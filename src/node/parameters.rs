@@ -1,9 +1,10 @@
 //! The node's parameters: ROS params files (`--params-file`, the format `ros2 launch`
 //! writes), then `-p name:=value`, each later source overriding an earlier one.
-use super::arguments::RosArguments;
-use super::gate::GateOptions;
-use super::names::NodeNames;
-use crate::check::{CheckOptions, Method};
+use crate::check::Method;
+use crate::moveit::gate::GateOptions;
+use crate::moveit::guard::GuardSettings;
+use crate::node::arguments::RosArguments;
+use crate::node::names::NodeNames;
 use serde_norway::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -11,25 +12,10 @@ use std::path::PathBuf;
 /// What the node is configured with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeParameters {
-    /// The URDF as text (`robot_description`, as MoveIt's launch files pass it).
-    pub robot_description: Option<String>,
-    /// The SRDF as text (`robot_description_semantic`).
-    pub robot_description_semantic: Option<String>,
-    /// The URDF, SRDF and scene as files (a path or `package://` URI).
-    pub urdf_file: Option<String>,
-    pub srdf_file: Option<String>,
-    pub scene_file: Option<String>,
-    /// `NAME=DIR` package roots for `package://` URIs.
-    pub package_dirs: Vec<(String, PathBuf)>,
-    pub check: CheckOptions,
+    /// The robot, the scene, the check and what is published.
+    pub guard: GuardSettings,
     /// Trajectories waiting to be checked, at most; the oldest topic work is dropped first.
     pub queue_size: usize,
-    /// Check the configuration of every `joint_states` message (discrete).
-    pub check_current_state: bool,
-    /// The planning frame: collision objects in it (or the URDF root link, or no frame)
-    /// are taken as they are. Empty: the URDF root link.
-    pub planning_frame: String,
-    pub publish_markers: bool,
     /// How service requests carry their identity. `None` (the parameter empty): as the
     /// RMW that `RMW_IMPLEMENTATION` names does it.
     pub service_mapping: Option<RequestIdentity>,
@@ -39,30 +25,17 @@ pub struct NodeParameters {
     /// under `/`, the default).
     pub gate_controllers_namespace: String,
     pub gate: GateOptions,
-    /// Seconds between re-checks of a running goal besides those on scene changes
-    /// (0: on scene changes only).
-    pub gate_recheck_period: f64,
 }
 
 impl Default for NodeParameters {
     fn default() -> Self {
         Self {
-            robot_description: None,
-            robot_description_semantic: None,
-            urdf_file: None,
-            srdf_file: None,
-            scene_file: None,
-            package_dirs: Vec::new(),
-            check: CheckOptions::default(),
+            guard: GuardSettings::default(),
             queue_size: 4,
-            check_current_state: true,
-            planning_frame: String::new(),
-            publish_markers: true,
             service_mapping: None,
             gate_controllers: Vec::new(),
             gate_controllers_namespace: "/".into(),
             gate: GateOptions::default(),
-            gate_recheck_period: 0.5,
         }
     }
 }
@@ -180,14 +153,14 @@ impl NodeParameters {
         for (name, value) in values {
             let bad = |wanted: &'static str| ParameterError::BadValue { name: name.clone(), wanted, value: show(value) };
             match name.as_str() {
-                "robot_description" => p.robot_description = non_empty(string(value).ok_or_else(|| bad("a string"))?),
-                "robot_description_semantic" => p.robot_description_semantic = non_empty(string(value).ok_or_else(|| bad("a string"))?),
-                "urdf_file" => p.urdf_file = non_empty(string(value).ok_or_else(|| bad("a string"))?),
-                "srdf_file" => p.srdf_file = non_empty(string(value).ok_or_else(|| bad("a string"))?),
-                "scene_file" => p.scene_file = non_empty(string(value).ok_or_else(|| bad("a string"))?),
+                "robot_description" => p.guard.robot_description = non_empty(string(value).ok_or_else(|| bad("a string"))?),
+                "robot_description_semantic" => p.guard.robot_description_semantic = non_empty(string(value).ok_or_else(|| bad("a string"))?),
+                "urdf_file" => p.guard.urdf_file = non_empty(string(value).ok_or_else(|| bad("a string"))?),
+                "srdf_file" => p.guard.srdf_file = non_empty(string(value).ok_or_else(|| bad("a string"))?),
+                "scene_file" => p.guard.scene_file = non_empty(string(value).ok_or_else(|| bad("a string"))?),
                 "package_dirs" => {
                     let list = value.as_sequence().ok_or_else(|| bad("a list of NAME=DIR"))?;
-                    p.package_dirs = list
+                    p.guard.package_dirs = list
                         .iter()
                         .map(|v| match v.as_str().and_then(|s| s.split_once('=')) {
                             Some((n, d)) if !n.is_empty() && !d.is_empty() => Ok((n.to_string(), PathBuf::from(d))),
@@ -195,14 +168,14 @@ impl NodeParameters {
                         })
                         .collect::<Result<_, _>>()?;
                 }
-                "method" => p.check.method = method(value).ok_or_else(|| bad("certified, pipeline or sampled"))?,
-                "tolerance" => p.check.tolerance = positive(value).ok_or_else(|| bad("a positive number of metres"))?,
-                "resolution" => p.check.resolution = positive(value).ok_or_else(|| bad("a positive number"))?,
-                "first_only" => p.check.first_only = value.as_bool().ok_or_else(|| bad("true or false"))?,
+                "method" => p.guard.check.method = method(value).ok_or_else(|| bad("certified, pipeline or sampled"))?,
+                "tolerance" => p.guard.check.tolerance = positive(value).ok_or_else(|| bad("a positive number of metres"))?,
+                "resolution" => p.guard.check.resolution = positive(value).ok_or_else(|| bad("a positive number"))?,
+                "first_only" => p.guard.check.first_only = value.as_bool().ok_or_else(|| bad("true or false"))?,
                 "queue_size" => p.queue_size = value.as_u64().filter(|&n| (1..=1024).contains(&n)).ok_or_else(|| bad("an integer from 1 to 1024"))? as usize,
-                "check_current_state" => p.check_current_state = value.as_bool().ok_or_else(|| bad("true or false"))?,
-                "planning_frame" => p.planning_frame = string(value).ok_or_else(|| bad("a string"))?,
-                "publish_markers" => p.publish_markers = value.as_bool().ok_or_else(|| bad("true or false"))?,
+                "check_current_state" => p.guard.check_current_state = value.as_bool().ok_or_else(|| bad("true or false"))?,
+                "planning_frame" => p.guard.planning_frame = string(value).ok_or_else(|| bad("a string"))?,
+                "publish_markers" => p.guard.publish_markers = value.as_bool().ok_or_else(|| bad("true or false"))?,
                 "service_mapping" => {
                     let s = string(value).ok_or_else(|| bad("a string"))?;
                     p.service_mapping = RequestIdentity::parse(&s).map_err(|()| bad("enhanced, cyclone or basic"))?;
@@ -228,7 +201,7 @@ impl NodeParameters {
                 "gate_controllers_namespace" => p.gate_controllers_namespace = string(value).ok_or_else(|| bad("a string"))?,
                 "gate_start_tolerance" => p.gate.start_tolerance = non_negative(value).ok_or_else(|| bad("a non-negative number"))?,
                 "gate_min_clearance" => p.gate.min_clearance = non_negative(value).ok_or_else(|| bad("a non-negative number of metres"))?,
-                "gate_recheck_period" => p.gate_recheck_period = non_negative(value).ok_or_else(|| bad("a non-negative number of seconds"))?,
+                "gate_recheck_period" => p.gate.recheck_period = non_negative(value).ok_or_else(|| bad("a non-negative number of seconds"))?,
                 "use_sim_time" => {
                     value.as_bool().ok_or_else(|| bad("true or false"))?;
                 }

@@ -9,9 +9,9 @@
 //! The action protocol (rcl_action's goal state machine) is kept here: goal statuses
 //! on `_action/status`, results held for late `get_result` requests, cancel requests by
 //! goal id or stamp.
-use super::super::cdr;
-use super::super::msg::{self, FollowJointTrajectoryFeedback as Feedback, FollowJointTrajectoryGoal as Goal, FollowJointTrajectoryResult as Outcome};
-use super::goal_check::{GateDecision, GateGoal, GoalKey};
+use crate::moveit::cdr;
+use crate::moveit::gate::{GateDecision, GateGoal, GoalKey};
+use crate::moveit::msg::{self, FollowJointTrajectoryFeedback as Feedback, FollowJointTrajectoryGoal as Goal, FollowJointTrajectoryResult as Outcome};
 use ros2_client::action::{
     ActionClient, ActionClientQosPolicies, ActionServer, ActionServerQosPolicies, GetResultResponse, GoalId, GoalInfo, GoalStatusEnum, SendGoalRequest,
     SendGoalResponse,
