@@ -2,7 +2,8 @@
 //!
 //! The modules follow the path of the data, lowest floor first; a module uses only the
 //! floors below it:
-//! 1. [`error`] and [`math`]: typed input errors, numeric types;
+//! 1. [`error`], [`math`] and [`panic_guard`]: typed input errors, numeric types, other
+//!    code's panics as errors;
 //! 2. [`bounding_volume`]: AABB, OBB, line-swept spheres;
 //! 3. [`partitioning`]: OBB trees, AABB trees, broad phases;
 //! 4. [`shape`]: primitives, triangle meshes, voxel maps, support maps;
@@ -25,6 +26,7 @@
 
 pub mod error;
 pub mod math;
+pub mod panic_guard;
 
 pub mod bounding_volume;
 

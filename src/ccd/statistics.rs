@@ -2,7 +2,7 @@
 use serde::Serialize;
 use std::time::Duration;
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Statistics {
     pub segments: usize,
     /// Checked element pairs before any culling (link-obstacle and link-link).

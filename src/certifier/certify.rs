@@ -46,7 +46,7 @@ impl Default for CertifyOptions {
 }
 
 /// Work of the certifier, for `--stats`.
-#[derive(Clone, Debug, Default, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct CertifierStats {
     pub time_cells: usize,
     pub node_tests: usize,

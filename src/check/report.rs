@@ -4,7 +4,9 @@
 //! [`ContactEvent::from_ccd_contact`], [`ContactEvent::from_state_contact`]), so that the
 //! methods, the node's current-state verdict and the refusals write the same fields.
 use super::Method;
+use crate::ccd::Statistics;
 use crate::ccd::pipeline::CcdContact;
+use crate::certifier::certify::CertifierStats;
 use crate::collision::{Body, CollisionWorld, StateContact};
 use crate::math::{Point3, Real};
 use serde::Serialize;
@@ -182,6 +184,13 @@ pub struct Report {
     /// What the check noticed without refusing the motion (velocity limits exceeded).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// With `--stats`: how many pairs each stage of the CCD pipeline kept and dropped,
+    /// and its time; then the certifier's work (certified method). Last, after the
+    /// contract's keys.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stats: Option<Statistics>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certifier_stats: Option<CertifierStats>,
     /// Checked with `--first-only`: a contact's unknown end was not computed (rather
     /// than lasting to the end).
     #[serde(skip)]
@@ -239,6 +248,8 @@ impl Report {
             self_clearance: None,
             clearance_ok: None,
             warnings: Vec::new(),
+            stats: None,
+            certifier_stats: None,
             first_only: false,
         }
     }

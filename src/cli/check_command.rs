@@ -118,34 +118,28 @@ pub fn run(args: CheckArgs) -> i32 {
         first_only: args.first_only,
         min_clearance: args.min_clearance,
     };
-    let CheckOutcome { report, pipeline_stats: stats, certifier_stats } = check_trajectory(&input, &options);
+    let CheckOutcome { mut report, pipeline_stats, certifier_stats } = check_trajectory(&input, &options);
     if let Some(path) = &args.plot {
         let profiles = pair_profiles(&input.world, &input.motion, PLOT_SAMPLES, PLOT_PAIRS);
         if let Err(e) = plot_clearance(path, &input.world, &profiles, &input.motion.waypoint_times, &report) {
             return fail(&args, e.to_string());
         }
     }
-    let stats = stats.filter(|_| args.stats);
-    let certifier_stats = certifier_stats.filter(|_| args.stats);
+    if args.stats {
+        report.stats = pipeline_stats;
+        report.certifier_stats = certifier_stats;
+    }
     if let Some(error) = &report.error {
         eprintln!("ccd_guard check: {}: {error}", args.trajectory.display());
     }
-    match (args.format, &stats) {
-        (Format::Json, None) => emit(&format!("{}\n", report.to_json())),
-        (Format::Json, Some(stats)) => {
-            let mut value = serde_json::to_value(&report).expect("reports serialize");
-            value["stats"] = serde_json::to_value(stats).expect("statistics serialize");
-            if let Some(c) = &certifier_stats {
-                value["certifier_stats"] = serde_json::to_value(c).expect("statistics serialize");
-            }
-            emit(&format!("{}\n", serde_json::to_string_pretty(&value).expect("json")));
-        }
-        (Format::Text, stats) => {
+    match args.format {
+        Format::Json => emit(&format!("{}\n", report.to_json())),
+        Format::Text => {
             emit(&report.to_text());
-            if let Some(stats) = stats {
+            if let Some(stats) = &report.stats {
                 emit(&stats.to_text());
             }
-            if let Some(c) = &certifier_stats {
+            if let Some(c) = &report.certifier_stats {
                 emit(&format!(
                     "certifier: {} time cells, {} node tests, {} orbit tests, deepest level {}\n",
                     c.time_cells, c.node_tests, c.orbit_tests, c.deepest_level

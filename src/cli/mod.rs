@@ -9,8 +9,8 @@ use std::ffi::OsString;
 const EXIT_STATUSES: &str = "Exit status of `check`: 0 collision_free, 1 collision, 2 bad input or usage (one line on \
 stderr names the file at fault), 3 uncertain, 4 collision-free but closer than --min-clearance.
 
-The contract (command line, file formats, the report, the node's topics and the execution gate) is \
-ccd_guard's interfaces.md; README.md has examples.";
+The reference (command line, file formats, the report, the node's topics and the execution gate) is \
+docs/cli.md and docs/node.md in ccd_guard's repository (installed with the package under share/ccd_guard/docs).";
 
 #[derive(Parser)]
 #[command(name = "ccd_guard", version, about = "Continuous collision checking of planned robot trajectories", after_help = EXIT_STATUSES)]

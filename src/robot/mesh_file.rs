@@ -2,6 +2,7 @@
 use super::resources::ResourceResolver;
 use crate::error::{InputError, InputResult};
 use crate::math::{Point3, Real, Vector3};
+use crate::panic_guard::guarded;
 use crate::shape::TriMesh;
 use std::path::Path;
 
@@ -15,8 +16,9 @@ pub fn load_mesh(resolver: &ResourceResolver, path: &Path, scale: Vector3) -> In
     let loader = mesh_loader::Loader::default().merge_meshes(true);
     // The OBJ loader may look for material files beside the mesh; an absent one is not an error here.
     // mesh-loader 0.1's COLLADA reader panics on some malformed files (an index into a
-    // map it did not fill, `tests/mutated_input.rs` found it): that is a bad file here.
-    let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.load_from_slice(&bytes, path)));
+    // map it did not fill, `tests/mutated_input.rs` found it): that is a bad file here,
+    // said once (the guard keeps Rust's panic message off stderr).
+    let loaded = guarded(|| loader.load_from_slice(&bytes, path));
     let scene = match loaded {
         Ok(result) => result.map_err(|e| InputError::in_file(path, format!("cannot parse mesh: {e}")))?,
         Err(_) => return Err(InputError::in_file(path, "cannot parse mesh: the mesh reader (mesh-loader) failed on this malformed file")),

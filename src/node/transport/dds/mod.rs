@@ -10,6 +10,7 @@ pub mod relay;
 
 use super::{Transport, TransportError, Wake};
 use crate::moveit::convert;
+use crate::moveit::gate::GateWork;
 use crate::moveit::guard::TrajectoryJob;
 use crate::moveit::msg::{self, RosMessage};
 use crate::node::discovery::{Discovery, DiscoveryRange};
@@ -17,7 +18,7 @@ use crate::node::names::{NameError, NodeNames};
 use crate::node::parameters::{NodeParameters, RequestIdentity};
 use crate::node::work_queue::{Pushed, Work};
 use crate::node::worker::{CallId, Output, Queue, Request, Update};
-use relay::{GateWork, Relay, RelayError};
+use relay::{Relay, RelayError};
 use ros2_client::dds::rustdds::DomainParticipantBuilder;
 use ros2_client::dds::rustdds::mio1::{Events, Interest, Poll, Token, Waker};
 use ros2_client::qos::{Durability, History, WhenFull};
