@@ -1,7 +1,7 @@
 //! The octomap reader (`scene::octomap_stream`) against octomap's own C++ library, on
 //! hand-built trees, and on damaged streams.
 //!
-//! Reference data: `test/octomap_writer/octomap_writer.cpp`, built and run by
+//! Reference data: `interop/octomap_writer/octomap_writer.cpp`, built and run by
 //! `scripts/test.sh` before `cargo test`, writes `.bt`/`.ot` files and raw streams with
 //! octomap and lists the occupied leaves octomap reads back from each (directory in
 //! `CCD_GUARD_OCTOMAP_REFERENCE`, else `target/octomap_reference/files` if present). Without
@@ -22,7 +22,7 @@ const REFERENCE_ENV: &str = "CCD_GUARD_OCTOMAP_REFERENCE";
 fn reference_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os(REFERENCE_ENV) {
         let dir = PathBuf::from(dir);
-        assert!(dir.join("manifest.txt").is_file(), "{REFERENCE_ENV}={} holds no manifest.txt (see test/octomap_writer/build.sh)", dir.display());
+        assert!(dir.join("manifest.txt").is_file(), "{REFERENCE_ENV}={} holds no manifest.txt (see interop/octomap_writer/build.sh)", dir.display());
         return Some(dir);
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/octomap_reference/files");
@@ -34,7 +34,7 @@ fn reference_dir() -> Option<PathBuf> {
     let _ = writeln!(
         std::io::stderr(),
         "\n{bar}\nSKIPPED: octomap reference data absent ({REFERENCE_ENV} unset, no {}).\n\
-         Run scripts/test.sh, which builds test/octomap_writer with liboctomap-dev and writes it.\n{bar}",
+         Run scripts/test.sh, which builds interop/octomap_writer with liboctomap-dev and writes it.\n{bar}",
         dir.display()
     );
     None

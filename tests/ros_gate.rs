@@ -1,6 +1,6 @@
 //! The execution gate's decisions, apart from DDS (issue 14): which goals go to the
 //! controller and what a refused one is told. The action protocol itself is tested
-//! through DDS with a Cyclone DDS peer (`test/python/test_gate_cyclonedds.py`).
+//! through DDS with a Cyclone DDS peer (`interop/python/test_gate_cyclonedds.py`).
 mod common;
 
 use ccd_guard::motion::{Trajectory, TrajectoryPoint};

@@ -1,6 +1,6 @@
 //! The ROS node's logic without DDS (issue 6): the command line, names, parameters,
 //! discovery settings, the work queue, the planning scene, the guard and its markers.
-//! The transport is tested against a Cyclone DDS peer in `test/python`.
+//! The transport is tested against a Cyclone DDS peer in `interop/python`.
 mod common;
 
 use ccd_guard::check::Method;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the octomap reference writer: bash test/octomap_writer/build.sh OUT_BINARY
+# Builds the octomap reference writer: bash interop/octomap_writer/build.sh OUT_BINARY
 # Needs g++ and Debian's liboctomap-dev (scripts/test.sh installs them when missing).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

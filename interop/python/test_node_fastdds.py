@@ -1,6 +1,6 @@
 """The node against a second DDS: a Fast DDS peer (issue 6, item 7).
 
-``test/fastdds_peer/fastdds_peer.cpp`` is a small C++ program on Debian's Fast DDS
+``interop/fastdds_peer/fastdds_peer.cpp`` is a small C++ program on Debian's Fast DDS
 (libfastrtps-dev) with hand-written CDR for ``trajectory_msgs/JointTrajectory`` and
 ``ccd_guard/CollisionVerdict``. ``scripts/setup_fastdds.sh`` installs what it needs and the
 test builds it with g++ into a temporary directory. Then, in a private network namespace
@@ -23,7 +23,7 @@ import yaml
 from conftest import REPO_ROOT, release_binary
 from demo_cli import DEMO, cli_report
 
-PEER_SOURCE = REPO_ROOT / "test" / "fastdds_peer" / "fastdds_peer.cpp"
+PEER_SOURCE = REPO_ROOT / "interop" / "fastdds_peer" / "fastdds_peer.cpp"
 SETUP = REPO_ROOT / "scripts" / "setup_fastdds.sh"
 PEER_TIMEOUT_S = 30  # the peer's own limit on matching and on waiting for the verdict
 

@@ -3,7 +3,7 @@ receives, the bytes our transport writes for a message equal rosbags' ``serializ
 of the same message, and what our transport reads from rosbags' bytes is the message.
 
 rosbags builds its serializer from the ``.msg`` files alone (the core packages from its
-Jazzy store, MoveIt's from ``test/python/interfaces``, ours from ``msg/`` and ``srv/``),
+Jazzy store, MoveIt's from ``interop/python/interfaces``, ours from ``msg/`` and ``srv/``),
 so a wrong field order, type or alignment in our Rust types shows as a byte difference.
 
 Random messages carry at most 3 bytes of octomap data, so PlanningSceneWorld and

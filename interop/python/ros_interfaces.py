@@ -4,7 +4,7 @@ the node's CDR.
 rosbags' Jazzy type store holds the core packages (std_msgs, geometry_msgs, sensor_msgs,
 shape_msgs, trajectory_msgs, visualization_msgs, action_msgs' messages); MoveIt's and
 control_msgs' messages, control_msgs' FollowJointTrajectory action and action_msgs'
-CancelGoal service come from ``test/python/interfaces``, and ccd_guard's own from ``msg/``
+CancelGoal service come from ``interop/python/interfaces``, and ccd_guard's own from ``msg/``
 and ``srv/`` at the root.
 """
 from __future__ import annotations

@@ -6,7 +6,7 @@ the node's own parser in `tests/ros_node.rs`.
 
 What `colcon build` does with CMakeLists.txt is run with CMake itself (issue 15, item 10)
 against stand-in ament_cmake and rosidl_default_generators packages
-(`test/ros_build_standins`): configure, build and install, then the install layout.
+(`interop/ros_build_standins`): configure, build and install, then the install layout.
 """
 from __future__ import annotations
 
@@ -192,7 +192,7 @@ def test_cmake_configures_builds_and_installs_the_package(tmp_path):
     cmake = shutil.which("cmake")
     if cmake is None:
         pytest.fail("cmake is needed (the test command installs Debian's cmake)")
-    standins = REPO / "test" / "ros_build_standins"
+    standins = REPO / "interop" / "ros_build_standins"
     node = release_binary("ccd_guard", "cargo build --release")
     build, install = tmp_path / "build", tmp_path / "install"
     env = dict(os.environ, CCD_GUARD_NODE_BINARY=str(node))
