@@ -22,6 +22,9 @@ use ccd_guard::scene::parse_scene;
 use ccd_guard::shape::SupportMap;
 use std::path::Path;
 
+mod common;
+use common::rng::Lcg64;
+
 /// The smallest distance at `n` evenly spaced instants of every segment, and where.
 fn sampled_minimum(input: &CheckInput, motion: &JointMotion, n: usize) -> (f64, f64) {
     let pairs = checked_element_pairs(&input.world);
@@ -436,11 +439,8 @@ fn split_searches_stop_together_at_a_contact() {
 /// A box of side `side` whose faces are grids of `n` x `n` squares, each inner grid
 /// point pushed out by up to `bulge`, as an ASCII STL.
 fn bulging_box_stl(side: f64, n: usize, bulge: f64) -> String {
-    let mut state = 0x9e3779b97f4a7c15u64;
-    let mut next = || {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = Lcg64::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = || rng.f();
     let h = side / 2.0;
     let mut out = String::from("solid bulging\n");
     // Each face: its normal axis and sign, and two in-face axes.
@@ -497,11 +497,8 @@ fn a_mesh_as_the_search_sees_it_holds_every_vertex() {
     let search = ClearanceSearch::new(&world);
     let (e, element) = world.elements.iter().enumerate().find(|(_, e)| matches!(e.body, Body::Obstacle(_))).expect("the mesh");
     let ccd_guard::shape::Shape::TriMesh(mesh) = &element.shape else { panic!("a mesh") };
-    let mut state = 0x2545f4914f6cdd1du64;
-    let mut next = || {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-    };
+    let mut rng = Lcg64::new(0x2545_f491_4f6c_dd1d);
+    let mut next = || rng.f() - 0.5;
     let mut outside_chosen = 0;
     for k in 0..4000 {
         // Half the directions near a face's normal, where the bulges are the farthest.

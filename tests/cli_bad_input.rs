@@ -2,7 +2,9 @@
 //! status 2, an `invalid` report, and never a panic.
 use std::fs;
 use std::path::PathBuf;
-use std::process::Command;
+
+mod common;
+use common::cli::{ccd_guard, run};
 
 const URDF: &str = r#"<robot name="two">
   <link name="base"><collision><geometry><box size="0.2 0.2 0.1"/></geometry></collision></link>
@@ -44,7 +46,7 @@ impl Case {
     }
 
     fn run(&self, trajectory: &str, extra: &[&str]) -> (i32, String, String) {
-        let out = Command::new(env!("CARGO_BIN_EXE_ccd_guard"))
+        run(ccd_guard()
             .arg("check")
             .args(if extra.contains(&"--method") { &[][..] } else { &["--method", "sampled"][..] })
             .arg("--urdf")
@@ -55,10 +57,7 @@ impl Case {
             .arg(self.path("scene.yaml"))
             .arg("--trajectory")
             .arg(self.path(trajectory))
-            .args(extra)
-            .output()
-            .unwrap();
-        (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+            .args(extra))
     }
 }
 
@@ -274,7 +273,7 @@ fn min_clearance_exit_status() {
 #[test]
 fn help_lists_the_exit_statuses() {
     for args in [&["--help"][..], &["check", "--help"][..]] {
-        let out = Command::new(env!("CARGO_BIN_EXE_ccd_guard")).args(args).output().unwrap();
+        let out = ccd_guard().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(0));
         let text = String::from_utf8_lossy(&out.stdout);
         for words in ["0 collision_free", "1 collision", "2 bad input", "3 uncertain", "4 collision-free but closer than --min-clearance", "interfaces.md"] {

@@ -3,23 +3,21 @@
 //! and MoveIt's `.scene` text (both its formats), give the same reports as the
 //! contract's files with the same content.
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-fn demo(file: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo").join(file)
-}
+mod common;
+use common::cli::{ccd_guard, run};
+use common::demo::demo;
 
 /// `ccd_guard check` on the demo robot; (exit status, report, stderr).
 fn check(scene: Option<&Path>, trajectory: &Path, extra: &[&str]) -> (i32, serde_json::Value, String) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_ccd_guard"));
+    let mut command = ccd_guard();
     command.args(["check", "--urdf"]).arg(demo("robot.urdf")).arg("--srdf").arg(demo("robot.srdf")).arg("--trajectory").arg(trajectory).args(extra);
     if let Some(scene) = scene {
         command.arg("--scene").arg(scene);
     }
-    let out = command.output().unwrap();
-    let report = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
-    (out.status.code().unwrap_or(-1), report, String::from_utf8_lossy(&out.stderr).into())
+    let (status, stdout, stderr) = run(&mut command);
+    (status, serde_json::from_str(&stdout).unwrap_or(serde_json::Value::Null), stderr)
 }
 
 fn duration(t: f64) -> String {

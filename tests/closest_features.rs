@@ -14,15 +14,6 @@ use common::rng::SplitMix64;
 
 /// This file's draws, on the shared splitmix64 ([`SplitMix64`]).
 impl SplitMix64 {
-    fn unit(&mut self) -> Vector3 {
-        loop {
-            let v = Vector3::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0));
-            let n = v.norm();
-            if n > 0.1 && n <= 1.0 {
-                return v / n;
-            }
-        }
-    }
     fn rotation(&mut self) -> UnitQuaternion {
         UnitQuaternion::from_scaled_axis(self.unit() * self.range(0.0, PI))
     }

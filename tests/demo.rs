@@ -5,6 +5,10 @@ use ccd_guard::check::{DecidedBy, Verdict};
 use ccd_guard::collision::StateChecker;
 use ccd_guard::demo::{CASES, case_input};
 
+mod common;
+use common::cli::ccd_guard;
+use common::demo::demo;
+
 fn options(resolution: f64) -> SampledOptions {
     SampledOptions { resolution, ..SampledOptions::default() }
 }
@@ -107,10 +111,8 @@ fn certified_verdicts_and_who_decided() {
 /// proves apart, a line saying the pipeline ran on no segment.
 #[test]
 fn stats_at_the_command_line() {
-    use std::process::Command;
-    let demo = |file: &str| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo").join(file);
     let run = |trajectory: &str, extra: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_ccd_guard"))
+        let out = ccd_guard()
             .args(["check", "--urdf"])
             .arg(demo("robot.urdf"))
             .arg("--srdf")

@@ -5,6 +5,9 @@ use ccd_guard::query::intersection::{TouchWitness, intersection_point, intersect
 use ccd_guard::shape::{Ball, Cuboid, Shape, SupportMap, TriMesh};
 use std::sync::Arc;
 
+mod common;
+use common::rng::Lcg64;
+
 /// A closed axis-aligned box mesh `[-h, h]`, two triangles per face, outward.
 fn box_mesh(h: f64) -> TriMesh {
     let v: Vec<Point3> =
@@ -206,11 +209,8 @@ fn witnessed_intersection_answers_as_the_plain_test_through_a_containment() {
 /// A closed, bumpy (non-convex) sphere of `rings` x `2 rings` quads, radii jittered by
 /// up to `bump`, deterministic in `seed`.
 fn bumpy_sphere(radius: f64, bump: f64, rings: usize, seed: u64) -> TriMesh {
-    let mut state = seed;
-    let mut next = || {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = Lcg64::new(seed);
+    let mut next = || rng.f();
     let around = 2 * rings;
     let mut v = vec![Point3::new(0.0, 0.0, radius), Point3::new(0.0, 0.0, -radius)];
     for i in 1..rings {
@@ -259,11 +259,8 @@ fn mesh_distances_are_the_least_over_every_triangle_pair() {
     let least = |pose: &Isometry3, other: &dyn Fn(&TriangleShape, &Isometry3) -> f64| {
         (0..a.triangle_indices().len() as u32).map(|i| other(&TriangleShape(&a.triangle(i)), pose)).fold(f64::INFINITY, f64::min)
     };
-    let mut state = 7u64;
-    let mut next = || {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = Lcg64::new(7);
+    let mut next = || rng.f();
     let mut near = 0;
     for case in 0..60 {
         let direction = Vector3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize();
@@ -289,11 +286,8 @@ fn mesh_distances_are_the_least_over_every_triangle_pair() {
 /// A cube of side `2 h` whose faces are `n` x `n` grids of quads, the grid points lifted
 /// off their face by up to `bump` (outwards): a hull of many nearly coplanar corners.
 fn bumpy_cube(h: f64, n: usize, bump: f64, seed: u64) -> TriMesh {
-    let mut state = seed;
-    let mut next = || {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = Lcg64::new(seed);
+    let mut next = || rng.f();
     let (mut v, mut t) = (Vec::new(), Vec::new());
     for axis in 0..3 {
         for side in [-1.0, 1.0] {
@@ -334,11 +328,8 @@ fn mesh_hull_support_points_climb_to_the_farthest_vertex() {
         TriMesh::new(v, round.triangle_indices().to_vec()).unwrap()
     };
     let meshes = [("round", bumpy_sphere(0.1, 0.01, 20, 3)), ("stretched", stretched), ("box-like", bumpy_cube(0.1, 12, 1e-4, 5))];
-    let mut state = 0x9e3779b97f4a7c15u64;
-    let mut next = || {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-    };
+    let mut rng = Lcg64::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = || rng.f() - 0.5;
     for (name, mesh) in &meshes {
         let hull = mesh.hull();
         assert!(hull.graph().is_some_and(|g| g.vertex_count() == hull.vertices().len()), "{name}: a vertex graph");

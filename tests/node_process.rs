@@ -4,13 +4,16 @@
 //! when `unshare` is there (the test command installs it), else with
 //! `ROS_LOCALHOST_ONLY=1`.
 use std::io::{BufRead, BufReader};
-use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+mod common;
+use common::cli::CCD_GUARD;
+
+/// The path of `file` in `assets/demo`, as an argument.
 fn demo(file: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo").join(file).display().to_string()
+    common::demo::demo(file).display().to_string()
 }
 
 fn has(program: &str) -> bool {
@@ -19,7 +22,7 @@ fn has(program: &str) -> bool {
 
 /// Starts the node with `args`; its stderr lines come through the receiver.
 fn start(args: &[&str]) -> (Child, mpsc::Receiver<String>) {
-    let binary = env!("CARGO_BIN_EXE_ccd_guard");
+    let binary = CCD_GUARD;
     let mut command = if has("unshare") && has("ip") {
         let mut c = Command::new("unshare");
         c.args(["--net", "sh", "-c", "ip link set lo up; exec \"$0\" \"$@\"", binary]);

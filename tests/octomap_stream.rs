@@ -17,6 +17,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod common;
+use common::cli::ccd_guard;
+use common::mutate::{TRIP_BYTES, mutate_with};
+use common::rng::{Lcg64, Words};
+
 const REFERENCE_ENV: &str = "CCD_GUARD_OCTOMAP_REFERENCE";
 
 fn reference_dir() -> Option<PathBuf> {
@@ -145,21 +150,9 @@ enum Node {
     Inner(f32, Vec<(u8, Node)>),
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// A random tree below depth `depth`: inner nodes with 1-8 children down to `max_depth`.
-fn random_tree(rng: &mut Rng, depth: u8, max_depth: u8, fan: u64) -> Node {
-    let leaf_value = |rng: &mut Rng| [-2.0, -0.4, 0.0, -0.0, 0.4, 0.85, 3.5, -1e-7][rng.below(8) as usize];
+fn random_tree(rng: &mut Lcg64, depth: u8, max_depth: u8, fan: usize) -> Node {
+    let leaf_value = |rng: &mut Lcg64| [-2.0, -0.4, 0.0, -0.0, 0.4, 0.85, 3.5, -1e-7][rng.below(8)];
     if depth > 0 && (depth == max_depth || rng.below(4) == 0) {
         return Node::Leaf(leaf_value(rng));
     }
@@ -265,7 +258,7 @@ fn file_bytes(binary: bool, resolution: f64, tree: &Node) -> Vec<u8> {
 }
 
 fn seed_trees() -> Vec<Node> {
-    let mut rng = Rng(2024);
+    let mut rng = Lcg64::new(2024);
     let mut trees = vec![
         random_tree(&mut rng, 0, 4, 3),
         random_tree(&mut rng, 0, 16, 2),
@@ -308,39 +301,6 @@ fn hand_built_trees_read_back_in_both_streams_and_files() {
 // ---------------------------------------------------------------------------------------
 // Damaged streams: no panic, no hang, a clean error or a map within the data's bounds.
 
-fn mutate(rng: &mut Rng, seeds: &[Vec<u8>], bytes: &mut Vec<u8>) {
-    for _ in 0..1 + rng.below(3) {
-        let len = bytes.len() as u64;
-        match rng.below(6) {
-            0 if len > 0 => {
-                let at = rng.below(len) as usize;
-                bytes[at] ^= 1 << rng.below(8);
-            }
-            1 => bytes.truncate(rng.below(len + 1) as usize),
-            2 if len > 0 => {
-                // Duplicate a range in place.
-                let from = rng.below(len) as usize;
-                let to = (from + 1 + rng.below(24) as usize).min(bytes.len());
-                let copy = bytes[from..to].to_vec();
-                let at = rng.below(len + 1) as usize;
-                bytes.splice(at..at, copy);
-            }
-            3 => {
-                // Splice: our prefix, another seed's suffix.
-                let other = &seeds[rng.below(seeds.len() as u64) as usize];
-                bytes.truncate(rng.below(len + 1) as usize);
-                let from = rng.below(other.len() as u64 + 1) as usize;
-                bytes.extend_from_slice(&other[from..]);
-            }
-            4 if len > 0 => {
-                let at = rng.below(len) as usize;
-                bytes[at] = [0x00, 0xff, 0x7f, 0xc0, 0x0a, b'#', b' '][rng.below(7) as usize];
-            }
-            _ => bytes.extend((0..rng.below(8)).map(|_| rng.next() as u8)),
-        }
-    }
-}
-
 fn check_clean(result: Result<Vec<Voxel>, OctomapError>, len: usize, bytes_per_voxel_bound: usize, what: &str) {
     match result {
         Ok(voxels) => assert!(voxels.len() <= len * bytes_per_voxel_bound + 1, "{what}: {} voxels from {len} bytes", voxels.len()),
@@ -367,13 +327,13 @@ fn mutated_streams_and_files_fail_cleanly() {
         seeds.extend([(0, binary), (1, full), (2, file_bytes(true, 0.05, tree)), (3, file_bytes(false, 0.01, tree))]);
     }
     let all: Vec<Vec<u8>> = seeds.iter().map(|s| s.1.clone()).collect();
-    let mut rng = Rng(7);
+    let mut rng = Lcg64::new(7);
     let (mut ok, mut errors) = (0, std::collections::BTreeMap::<String, usize>::new());
     let start = Instant::now();
     for case in 0..2000 {
         let (kind, seed) = &seeds[case % seeds.len()];
         let mut bytes = seed.clone();
-        mutate(&mut rng, &all, &mut bytes);
+        mutate_with(&mut rng, &all, &mut bytes, &TRIP_BYTES[..7]);
         let what = format!("case {case} (kind {kind}, {} bytes)", bytes.len());
         let result = match kind {
             0 => decode_stream(true, &bytes).map(|t| t.voxels),
@@ -418,7 +378,7 @@ fn time_decoding(binary: bool, resolution: f64, bytes: &[u8]) -> (Duration, Dura
 #[test]
 fn decoding_a_map_of_100000_leaves() {
     let mut tree = Node::Inner(0.0, Vec::new());
-    let mut rng = Rng(99);
+    let mut rng = Lcg64::new(99);
     for i in 0..320u16 {
         for j in 0..320u16 {
             let z = 32768 + ((i / 7 + j / 11) % 9) + (rng.below(2) as u16);
@@ -487,7 +447,7 @@ fn a_scene_octomap_that_cannot_be_read_is_an_error_naming_its_file() {
     let trajectory = dir.path().join("traj.yaml");
     fs::write(&trajectory, "joint_names: [j1]\npoints:\n  - positions: [0.0]\n    time_from_start: 0.0\n  - positions: [1.0]\n    time_from_start: 1.0\n")
         .unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ccd_guard"))
+    let out = ccd_guard()
         .args(["check", "--method", "sampled", "--urdf"])
         .arg(&urdf)
         .arg("--scene")

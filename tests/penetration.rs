@@ -20,15 +20,6 @@ impl SplitMix64 {
     fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }
-    fn unit(&mut self) -> Vector3 {
-        loop {
-            let v = Vector3::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0));
-            let n = v.norm();
-            if n > 0.1 && n <= 1.0 {
-                return v / n;
-            }
-        }
-    }
     fn pose(&mut self, spread: f64) -> Isometry3 {
         let t = Vector3::new(self.range(-spread, spread), self.range(-spread, spread), self.range(-spread, spread));
         let axis = self.unit() * self.range(0.0, std::f64::consts::PI);

@@ -15,15 +15,12 @@ use ccd_guard::robot::resources::ResourceResolver;
 use ccd_guard::robot::{srdf, urdf};
 use ccd_guard::scene::{Obstacle, Scene};
 use ccd_guard::shape::{Cuboid, Shape};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 mod common;
+use common::demo::demo;
 use common::rng::Rng;
-
-fn demo(file: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo").join(file)
-}
 
 /// The demo robot among `count` random boxes in its reach.
 fn clutter(rng: &mut Rng, count: usize) -> CollisionWorld {

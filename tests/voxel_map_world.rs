@@ -17,15 +17,12 @@ use ccd_guard::robot::srdf::DisabledPair;
 use ccd_guard::robot::{Robot, srdf, urdf};
 use ccd_guard::scene::{Obstacle, Scene};
 use ccd_guard::shape::{KEY_CENTRE, Shape, Voxel, VoxelMap};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 mod common;
+use common::demo::demo;
 use common::rng::{Rng, splitmix};
-
-fn demo(file: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo").join(file)
-}
 
 fn demo_robot() -> (Robot, Vec<DisabledPair>) {
     let resolver = ResourceResolver::from_env(Vec::new());
