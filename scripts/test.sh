@@ -41,7 +41,7 @@ fi
 echo "unshare: $(command -v unshare), ip: $(command -v ip)"
 
 section "octomap reference data (octomap's C++ library)"
-# tests/octomap_stream.rs compares our octomap reader with octomap itself: a small C++
+# tests/check/octomap_stream.rs compares our octomap reader with octomap itself: a small C++
 # program on Debian's liboctomap-dev writes .bt/.ot files and raw streams and lists the
 # occupied leaves octomap reads back, into target/ (out of git). cmake: the ROS package's
 # CMakeLists.txt is configured, built and installed against stand-ins (test_ros_package.py).

@@ -1,4 +1,4 @@
-// Reference data for tests/octomap_stream.rs, written and read back by octomap's own C++
+// Reference data for tests/check/octomap_stream.rs, written and read back by octomap's own C++
 // library (Debian's liboctomap-dev): usage `octomap_writer OUT_DIR`.
 //
 // For a few deterministic scenes it writes the four forms of a tree:

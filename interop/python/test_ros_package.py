@@ -2,7 +2,7 @@
 installation: package.xml is a valid format 3 manifest (catkin_pkg, the parser rosdep and
 colcon use), the launch file builds its description, the build file names every
 interface, and the rviz config shows the node's markers. The params file is loaded by
-the node's own parser in `tests/ros_node.rs`.
+the node's own parser in `tests/node/ros_node.rs`.
 
 What `colcon build` does with CMakeLists.txt is run with CMake itself (issue 15, item 10)
 against stand-in ament_cmake and rosidl_default_generators packages

@@ -7,8 +7,7 @@ use ccd_guard::math::Point3;
 use ccd_guard::partitioning::broad_phase::{BroadPhaseKind, SortAndSweep, UniformGrid, brute_force_pairs, choose_broad_phase, overlapping_pairs};
 use proptest::prelude::*;
 
-mod common;
-use common::rng::XorShift64;
+use crate::common::rng::XorShift64;
 
 const INF: f64 = f64::INFINITY;
 

@@ -22,8 +22,7 @@ use ccd_guard::scene::parse_scene;
 use ccd_guard::shape::SupportMap;
 use std::path::Path;
 
-mod common;
-use common::rng::Lcg64;
+use crate::common::rng::Lcg64;
 
 /// The smallest distance at `n` evenly spaced instants of every segment, and where.
 fn sampled_minimum(input: &CheckInput, motion: &JointMotion, n: usize) -> (f64, f64) {

@@ -9,8 +9,7 @@ use ccd_guard::math::{Isometry3, Matrix3, Point3, Translation3, UnitQuaternion, 
 use proptest::prelude::*;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
-mod common;
-use common::rng::XorShift64;
+use crate::common::rng::XorShift64;
 
 // ---------------------------------------------------------------------------------------
 // Exact reference arithmetic.

@@ -18,9 +18,8 @@ use ccd_guard::shape::{Cuboid, Shape};
 use std::path::Path;
 use std::sync::Arc;
 
-mod common;
-use common::demo::demo;
-use common::rng::Rng;
+use crate::common::demo::demo;
+use crate::common::rng::Rng;
 
 /// The demo robot among `count` random boxes in its reach.
 fn clutter(rng: &mut Rng, count: usize) -> CollisionWorld {

@@ -14,8 +14,7 @@ use ccd_guard::motion_bounds::conservative_advancement::BoundingBall;
 use ccd_guard::motion_bounds::joint_levers::PairLevers;
 use ccd_guard::shape::Shape;
 
-mod common;
-use common::rng::Rng;
+use crate::common::rng::Rng;
 
 fn ball(world: &CollisionWorld, e: usize) -> BoundingBall {
     let obb = &world.elements[e].local_obb;

@@ -5,9 +5,8 @@ use ccd_guard::check::{DecidedBy, Verdict};
 use ccd_guard::collision::StateChecker;
 use ccd_guard::demo::{CASES, case_input};
 
-mod common;
-use common::cli::ccd_guard;
-use common::demo::demo;
+use crate::common::cli::ccd_guard;
+use crate::common::demo::demo;
 
 fn options(resolution: f64) -> SampledOptions {
     SampledOptions { resolution, ..SampledOptions::default() }

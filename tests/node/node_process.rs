@@ -8,12 +8,11 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-mod common;
-use common::cli::CCD_GUARD;
+use crate::common::cli::CCD_GUARD;
 
 /// The path of `file` in `assets/demo`, as an argument.
 fn demo(file: &str) -> String {
-    common::demo::demo(file).display().to_string()
+    crate::common::demo::demo(file).display().to_string()
 }
 
 fn has(program: &str) -> bool {

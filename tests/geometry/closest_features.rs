@@ -9,8 +9,7 @@ use ccd_guard::query::closest_features::{
 use ccd_guard::query::gjk;
 use std::f64::consts::PI;
 
-mod common;
-use common::rng::SplitMix64;
+use crate::common::rng::SplitMix64;
 
 /// This file's draws, on the shared splitmix64 ([`SplitMix64`]).
 impl SplitMix64 {
@@ -524,7 +523,7 @@ fn flared_cells_settle_between_coplanar_pieces() {
     assert!(count >= cyl.face_count() * cone.edge_count() / 5);
 }
 
-// ---- long runs (`cargo test --release --test closest_features -- --ignored`;
+// ---- long runs (`cargo test --release --test geometry closest_features -- --ignored`;
 // STRESS_N cases, STRESS_SEED) ----
 
 /// Like `random_pairs_match_gjk_and_brute_force` without brute force, more cases and

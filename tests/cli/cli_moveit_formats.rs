@@ -5,9 +5,8 @@
 use std::fs;
 use std::path::Path;
 
-mod common;
-use common::cli::{ccd_guard, run};
-use common::demo::demo;
+use crate::common::cli::{ccd_guard, run};
+use crate::common::demo::demo;
 
 /// `ccd_guard check` on the demo robot; (exit status, report, stderr).
 fn check(scene: Option<&Path>, trajectory: &Path, extra: &[&str]) -> (i32, serde_json::Value, String) {

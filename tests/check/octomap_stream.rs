@@ -17,10 +17,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-mod common;
-use common::cli::ccd_guard;
-use common::mutate::{TRIP_BYTES, mutate_with};
-use common::rng::{Lcg64, Words};
+use crate::common::cli::ccd_guard;
+use crate::common::mutate::{TRIP_BYTES, mutate_with};
+use crate::common::rng::{Lcg64, Words};
 
 const REFERENCE_ENV: &str = "CCD_GUARD_OCTOMAP_REFERENCE";
 

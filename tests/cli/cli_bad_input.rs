@@ -3,8 +3,7 @@
 use std::fs;
 use std::path::PathBuf;
 
-mod common;
-use common::cli::{ccd_guard, run};
+use crate::common::cli::{ccd_guard, run};
 
 const URDF: &str = r#"<robot name="two">
   <link name="base"><collision><geometry><box size="0.2 0.2 0.1"/></geometry></collision></link>

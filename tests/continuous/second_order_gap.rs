@@ -6,8 +6,8 @@
 //! The bound must never exceed a sampled gap; it must also prove pairs that draw away
 //! over cells where no bound on how far they move could (dropping the spread, or one
 //! end of the cell, makes this test fail).
-mod common;
 
+use crate::common::rng::Rng;
 use ccd_guard::clearance::checked_element_pairs;
 use ccd_guard::collision::{Body, CollisionWorld};
 use ccd_guard::demo::{CASES, case_input};
@@ -19,7 +19,6 @@ use ccd_guard::motion_bounds::element_motion::{element_world_pose, poses_at};
 use ccd_guard::motion_bounds::second_order::{ElementRates, MovingShape, extent_along, gap_bound, gap_over};
 use ccd_guard::query::gjk;
 use ccd_guard::shape::SupportMap;
-use common::rng::Rng;
 
 fn ball(world: &CollisionWorld, e: usize) -> BoundingBall {
     let obb = &world.elements[e].local_obb;

@@ -2,17 +2,19 @@
 //! readers, the scene, trajectory (YAML and JSON) files, STL, OBJ and COLLADA meshes,
 //! and the CDR of every message type the node and its gate receive, each decoded
 //! message then handed to the node's worker as the transport would. (Octomap streams
-//! have their own in `tests/octomap_stream.rs`.)
+//! have their own in `tests/check/octomap_stream.rs`.)
 //!
 //! Inputs are valid seeds with bits flipped, truncated, ranges duplicated, spliced with
-//! another seed and garbage appended ([`common::mutate`]). A reader passes when no input
+//! another seed and garbage appended ([`crate::common::mutate`]). A reader passes when no input
 //! makes it panic, none takes longer than [`HANG`], and the process's peak memory stays
 //! under [`MEMORY`]. `MUTATED_INPUT_CASES=N` runs N inputs per reader (300 by default);
 //! a failing input is saved under the cargo target's test directory, and
 //! `MUTATED_INPUT_TRACE=<reader>` saves each input of that reader before it is read (to
 //! catch one that hangs).
-mod common;
 
+use crate::common::demo::{demo, demo_guard, demo_trajectory};
+use crate::common::mutate::mutate;
+use crate::common::rng::Rng;
 use ccd_guard::robot::load_mesh;
 use ccd_guard::robot::resources::ResourceResolver;
 use ccd_guard::robot::{srdf, urdf};
@@ -24,9 +26,6 @@ use ccd_guard::ros::work_queue::Work;
 use ccd_guard::ros::worker::{Output, Request, Update, Worker};
 use ccd_guard::scene::parse_scene;
 use ccd_guard::{math::Vector3, motion::parse_trajectory};
-use common::demo::{demo, demo_guard, demo_trajectory};
-use common::mutate::mutate;
-use common::rng::Rng;
 use serde::Serialize;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};

@@ -1,15 +1,14 @@
 //! The execution gate's decisions, apart from DDS (issue 14): which goals go to the
 //! controller and what a refused one is told. The action protocol itself is tested
 //! through DDS with a Cyclone DDS peer (`interop/python/test_gate_cyclonedds.py`).
-mod common;
 
+use crate::common::demo::{demo, demo_guard, demo_trajectory};
 use ccd_guard::motion::{Trajectory, TrajectoryPoint};
 use ccd_guard::ros::gate::goal_check::controller_motion;
 use ccd_guard::ros::gate::{GateDecision, GateGoal, GateOptions, GoalKey};
 use ccd_guard::ros::guard::Guard;
 use ccd_guard::ros::msg;
 use ccd_guard::ros::parameters::NodeParameters;
-use common::demo::{demo, demo_guard, demo_trajectory};
 use std::path::Path;
 
 /// The robot measured where `trajectory` starts (plus `offset` on its first joint).

@@ -59,8 +59,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-mod common;
-use common::rng::{Rng, splitmix};
+use crate::common::rng::{Rng, splitmix};
 
 type Pair = (usize, Body);
 

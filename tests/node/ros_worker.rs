@@ -3,14 +3,13 @@
 //! error, and the worker goes on serving. Driven here without DDS, through the same
 //! [`Worker::handle`] the node's worker thread runs; the panics are injected
 //! ([`Guard::inject_panic`]).
-mod common;
 
+use crate::common::demo::{demo_guard, demo_trajectory};
 use ccd_guard::ros::gate::{GateDecision, GateGoal, GoalKey};
 use ccd_guard::ros::guard::{InjectedPanic, TrajectoryJob};
 use ccd_guard::ros::msg;
 use ccd_guard::ros::work_queue::Work;
 use ccd_guard::ros::worker::{Output, Request, Update, Worker};
-use common::demo::{demo_guard, demo_trajectory};
 use ros2_client::RmwRequestId;
 use std::time::Instant;
 
@@ -163,8 +162,8 @@ fn a_scene_update_that_panics_halfway_keeps_the_node_from_certifying_until_it_is
 
     // A robot description that panics: no robot (invalid verdicts) until the next one.
     worker.guard_mut().inject_panic(InjectedPanic::SceneUpdate);
-    let meshes = format!("filename=\"file://{}/", common::demo::demo("").display());
-    let urdf = std::fs::read_to_string(common::demo::demo("robot.urdf")).unwrap().replace("filename=\"", &meshes);
+    let meshes = format!("filename=\"file://{}/", crate::common::demo::demo("").display());
+    let urdf = std::fs::read_to_string(crate::common::demo::demo("robot.urdf")).unwrap().replace("filename=\"", &meshes);
     assert_internal_error(verdict(&handled(&mut worker, Work::Update(Update::RobotDescription(urdf.clone())))));
     let v = handled(&mut worker, free_job());
     assert_eq!(verdict(&v).verdict, "invalid");

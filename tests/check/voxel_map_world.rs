@@ -20,9 +20,8 @@ use ccd_guard::shape::{KEY_CENTRE, Shape, Voxel, VoxelMap};
 use std::path::Path;
 use std::sync::Arc;
 
-mod common;
-use common::demo::demo;
-use common::rng::{Rng, splitmix};
+use crate::common::demo::demo;
+use crate::common::rng::{Rng, splitmix};
 
 fn demo_robot() -> (Robot, Vec<DisabledPair>) {
     let resolver = ResourceResolver::from_env(Vec::new());

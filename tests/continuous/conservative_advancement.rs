@@ -16,8 +16,7 @@ use ccd_guard::motion_bounds::conservative_advancement::{BoundingBall, advance, 
 use ccd_guard::query::gjk;
 use ccd_guard::shape::{Ball, Capsule, Cone, Cuboid, Cylinder, SupportMap};
 
-mod common;
-use common::rng::Rng;
+use crate::common::rng::Rng;
 
 /// This file's draws, on the shared xorshift64* ([`Rng`], from a raw state).
 impl Rng {

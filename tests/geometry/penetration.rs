@@ -8,8 +8,7 @@ use ccd_guard::query::penetration::{Penetration, VertexCloud, directional_depth,
 use ccd_guard::shape::{Ball, Capsule, Cone, Cuboid, Cylinder, SupportMap};
 use nalgebra::{Point2, Vector2};
 
-mod common;
-use common::rng::SplitMix64;
+use crate::common::rng::SplitMix64;
 
 type P2 = Point2<f64>;
 type V2 = Vector2<f64>;

@@ -4,8 +4,7 @@
 use ccd_guard::math::{Point3, Triangle, Vector3};
 use ccd_guard::query::triangle_triangle::{segment_triangle_intersection, triangles_intersect};
 
-mod common;
-use common::rng::XorShift64;
+use crate::common::rng::XorShift64;
 
 fn p(x: f64, y: f64, z: f64) -> Point3 {
     Point3::new(x, y, z)

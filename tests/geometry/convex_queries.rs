@@ -6,8 +6,7 @@ use ccd_guard::query::intersection::{intersection_point, triangle_box_overlap};
 use ccd_guard::shape::{Ball, Capsule, Cone, Cuboid, Cylinder, Shape, SupportMap, TriangleShape};
 use proptest::prelude::*;
 
-mod common;
-use common::rng::XorShift64;
+use crate::common::rng::XorShift64;
 
 fn iso(x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64) -> Isometry3 {
     Isometry3::new(Vector3::new(x, y, z), Vector3::new(rx, ry, rz))

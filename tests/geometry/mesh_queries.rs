@@ -5,8 +5,7 @@ use ccd_guard::query::intersection::{TouchWitness, intersection_point, intersect
 use ccd_guard::shape::{Ball, Cuboid, Shape, SupportMap, TriMesh};
 use std::sync::Arc;
 
-mod common;
-use common::rng::Lcg64;
+use crate::common::rng::Lcg64;
 
 /// A closed axis-aligned box mesh `[-h, h]`, two triangles per face, outward.
 fn box_mesh(h: f64) -> TriMesh {

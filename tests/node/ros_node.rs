@@ -1,8 +1,8 @@
 //! The ROS node's logic without DDS (issue 6): the command line, names, parameters,
 //! discovery settings, the work queue, the planning scene, the guard and its markers.
 //! The transport is tested against a Cyclone DDS peer in `interop/python`.
-mod common;
 
+use crate::common::demo::{demo, demo_guard, demo_trajectory};
 use ccd_guard::check::Method;
 use ccd_guard::collision::Body;
 use ccd_guard::ros::arguments::RosArguments;
@@ -13,7 +13,6 @@ use ccd_guard::ros::names::NodeNames;
 use ccd_guard::ros::parameters::NodeParameters;
 use ccd_guard::ros::planning_scene::PlanningSceneState;
 use ccd_guard::ros::work_queue::{Pushed, Work, WorkQueue};
-use common::demo::{demo, demo_guard, demo_trajectory};
 use std::path::{Path, PathBuf};
 
 fn strings(args: &[&str]) -> Vec<String> {
@@ -528,7 +527,7 @@ fn nothing_is_proven_free_while_the_scene_holds_an_octomap_the_node_cannot_take_
 
 /// octomap's `writeBinaryData` stream of a tree whose occupied leaves are the given
 /// finest-depth keys (a test encoder; the reader is checked against octomap's own
-/// writer in `tests/octomap_stream.rs`).
+/// writer in `tests/check/octomap_stream.rs`).
 fn binary_octomap_stream(keys: &[[u16; 3]]) -> Vec<i8> {
     fn node(keys: &[[u16; 3]], depth: u32, out: &mut Vec<u8>) {
         let bit = 15 - depth;
