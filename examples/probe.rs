@@ -1,5 +1,5 @@
 //! Test probe for the cross-checks against independent implementations
-//! (`test/python`): reads one JSON request on stdin, writes one JSON answer.
+//! (`interop/python`): reads one JSON request on stdin, writes one JSON answer.
 //!
 //! `probe fk`: `{"urdf", "configurations": [{joint: value}]}` -> world pose of every link.
 //! `probe collide`: `{"urdf", "srdf", "scene", "configurations"}` -> all touching pairs.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the Fast DDS interop peer (test/fastdds_peer/fastdds_peer.cpp) needs to be
+# Installs what the Fast DDS interop peer (interop/fastdds_peer/fastdds_peer.cpp) needs to be
 # built: Debian's Fast DDS (libfastrtps-dev, with Fast CDR, libfastcdr-dev) and g++.
 # Idempotent: prints nothing and does nothing when all of it is already installed.
 # Exits non-zero with a message when something cannot be installed.

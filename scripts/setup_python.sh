@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Create (or refresh) the Python virtual environment used by the cross-check tests:
-# .venv at the repository root, with test/python/requirements.txt installed.
+# .venv at the repository root, with interop/python/requirements.txt installed.
 # Idempotent: does nothing but a quick check when the venv is complete and up to date
 # (a stamp file records the hash of the requirements and the interpreter version).
 #

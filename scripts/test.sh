@@ -2,10 +2,10 @@
 # The test command of the project: bash scripts/test.sh
 #   1. cargo fmt --check, cargo clippy (all targets; a warning fails)
 #   2. the Python test environment (.venv, see scripts/setup_python.sh)
-#   3. octomap reference data         (test/octomap_writer with Debian's liboctomap-dev)
+#   3. octomap reference data         (interop/octomap_writer with Debian's liboctomap-dev)
 #   4. cargo test --release           (all Rust tests)
 #   5. cargo build --release --examples (the probe used by the Python tests)
-#   6. pytest test/python             (cross-checks against pinocchio, coal, exact arithmetic)
+#   6. pytest interop/python          (cross-checks against pinocchio, coal, exact arithmetic)
 # Stops at the first failure with a non-zero exit status.
 set -euo pipefail
 
@@ -41,7 +41,7 @@ fi
 echo "unshare: $(command -v unshare), ip: $(command -v ip)"
 
 section "octomap reference data (octomap's C++ library)"
-# tests/octomap_stream.rs compares our octomap reader with octomap itself: a small C++
+# tests/check/octomap_stream.rs compares our octomap reader with octomap itself: a small C++
 # program on Debian's liboctomap-dev writes .bt/.ot files and raw streams and lists the
 # occupied leaves octomap reads back, into target/ (out of git). cmake: the ROS package's
 # CMakeLists.txt is configured, built and installed against stand-ins (test_ros_package.py).
@@ -56,7 +56,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 octomap_dir="$REPO_ROOT/target/octomap_reference"
-bash test/octomap_writer/build.sh "$octomap_dir/octomap_writer"
+bash interop/octomap_writer/build.sh "$octomap_dir/octomap_writer"
 rm -rf "$octomap_dir/files"
 # octomap's own progress messages go to a log (shown if the writer fails).
 if ! "$octomap_dir/octomap_writer" "$octomap_dir/files" 2>"$octomap_dir/octomap.log"; then
@@ -73,8 +73,8 @@ cargo test --release
 section "cargo build --release --examples"
 cargo build --release --examples
 
-section "pytest test/python"
+section "pytest interop/python"
 # No bytecode or pytest cache files in the work tree.
 export PYTHONDONTWRITEBYTECODE=1
 # Last: pytest's summary line closes the output.
-.venv/bin/python -m pytest -q -p no:cacheprovider test/python
+.venv/bin/python -m pytest -q -p no:cacheprovider interop/python

@@ -1,9 +1,11 @@
-//! The demo work cell of `assets/demo` as the node's tests load it.
+//! The demo work cell of `assets/demo`: its files, and the guard and trajectories the
+//! node's tests load from them.
 use ccd_guard::ros::guard::Guard;
 use ccd_guard::ros::msg;
 use ccd_guard::ros::parameters::NodeParameters;
 use std::path::{Path, PathBuf};
 
+/// The path of `file` in `assets/demo`.
 pub fn demo(file: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo").join(file)
 }
