@@ -13,4 +13,7 @@ mod cli {
     mod cli_moveit_formats;
     /// Mutated input for every reader: no panic, no hang, bounded memory.
     mod mutated_input;
+    /// The report's form: `--stats` keeps the contract's key order; a reader's panic is
+    /// said in one line.
+    mod report_form;
 }

@@ -118,7 +118,7 @@ def test_launch_file_describes_the_node(launch_file):
     assert [type(path[0]).__name__, *path[1:]] == ["FindPackageShare", "config", "ccd_guard.yaml"]
     assert (REPO / "config" / "ccd_guard.yaml").is_file()
     # The parameters it sets are ones the node declares.
-    declared_params = set(re.findall(r'\("(\w+)", "', (REPO / "src" / "ros" / "parameters.rs").read_text()))
+    declared_params = set(re.findall(r'\("(\w+)", "', (REPO / "src" / "node" / "parameters.rs").read_text()))
     assert set(node.kwargs["parameters"][1]) <= declared_params
     if launch_file == "ccd_guard_gate.launch.py":
         assert "gate_controllers" in node.kwargs["parameters"][1]
@@ -180,7 +180,7 @@ def test_rviz_config_shows_the_markers():
     markers = [d for d in displays if d["Class"] == "rviz_default_plugins/MarkerArray"]
     assert markers and markers[0]["Topic"]["Value"] == "/ccd_guard/markers"
     namespaces = set(markers[0]["Namespaces"])
-    source = (REPO / "src" / "ros" / "markers.rs").read_text()
+    source = (REPO / "src" / "moveit" / "markers.rs").read_text()
     assert namespaces == set(re.findall(r'new\("(\w+)"', source))
     assert any(d["Class"] == "rviz_default_plugins/RobotModel" for d in displays)
 

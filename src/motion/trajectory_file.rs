@@ -102,7 +102,7 @@ pub struct RawPoint {
 /// The largest joint position (rad or m), velocity and acceleration a trajectory may
 /// give. The check's work grows with how far the joints travel: a continuous joint
 /// sent 10^4 rad checks in about 0.6 s on the demo cell, one sent 1e284 rad would never
-/// end (a mutated message did that, `tests/mutated_input.rs`).
+/// end (a mutated message did that, `tests/cli/mutated_input.rs`).
 pub const MAX_JOINT_VALUE: Real = 1e4;
 /// The latest `time_from_start` (s) a trajectory may give: 10^6 s, eleven days.
 pub const MAX_TIME_FROM_START: Real = 1e6;

@@ -16,7 +16,7 @@ pub fn load_mesh(resolver: &ResourceResolver, path: &Path, scale: Vector3) -> In
     let loader = mesh_loader::Loader::default().merge_meshes(true);
     // The OBJ loader may look for material files beside the mesh; an absent one is not an error here.
     // mesh-loader 0.1's COLLADA reader panics on some malformed files (an index into a
-    // map it did not fill, `tests/mutated_input.rs` found it): that is a bad file here,
+    // map it did not fill, `tests/cli/mutated_input.rs` found it): that is a bad file here,
     // said once (the guard keeps Rust's panic message off stderr).
     let loaded = guarded(|| loader.load_from_slice(&bytes, path));
     let scene = match loaded {

@@ -15,15 +15,15 @@
 use crate::common::demo::{demo, demo_guard, demo_trajectory};
 use crate::common::mutate::mutate;
 use crate::common::rng::Rng;
+use ccd_guard::moveit::cdr::{from_cdr, to_cdr};
+use ccd_guard::moveit::gate::{GateGoal, GateOptions, GoalKey};
+use ccd_guard::moveit::guard::TrajectoryJob;
+use ccd_guard::moveit::msg;
+use ccd_guard::node::work_queue::Work;
+use ccd_guard::node::worker::{Output, Request, Update, Worker};
 use ccd_guard::robot::load_mesh;
 use ccd_guard::robot::resources::ResourceResolver;
 use ccd_guard::robot::{srdf, urdf};
-use ccd_guard::ros::cdr::{from_cdr, to_cdr};
-use ccd_guard::ros::gate::{GateGoal, GoalKey};
-use ccd_guard::ros::guard::TrajectoryJob;
-use ccd_guard::ros::msg;
-use ccd_guard::ros::work_queue::Work;
-use ccd_guard::ros::worker::{Output, Request, Update, Worker};
 use ccd_guard::scene::parse_scene;
 use ccd_guard::{math::Vector3, motion::parse_trajectory};
 use serde::Serialize;
@@ -255,7 +255,7 @@ fn mutated_messages_fail_cleanly() {
         |goal: msg::FollowJointTrajectoryGoal| GateGoal { key: GoalKey { controller: 0, goal_id: msg::Uuid { uuid: [1; 16] } }, source: "gate".into(), goal };
 
     // The worker keeps its state across inputs, as the node does.
-    let mut worker = Worker::new(demo_guard());
+    let mut worker = Worker::new(demo_guard(), GateOptions::default());
     run_reader("cdr_joint_trajectory", &[cdr(&trajectory)], |b| {
         decode_and_handle(b, &mut worker, |m: msg::JointTrajectory| Work::Trajectory(TrajectoryJob::from_joint_trajectory("planned_trajectory", m)))
     });

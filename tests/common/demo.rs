@@ -1,8 +1,7 @@
 //! The demo work cell of `assets/demo`: its files, and the guard and trajectories the
 //! node's tests load from them.
-use ccd_guard::ros::guard::Guard;
-use ccd_guard::ros::msg;
-use ccd_guard::ros::parameters::NodeParameters;
+use ccd_guard::moveit::guard::{Guard, GuardSettings};
+use ccd_guard::moveit::msg;
 use std::path::{Path, PathBuf};
 
 /// The path of `file` in `assets/demo`.
@@ -12,15 +11,15 @@ pub fn demo(file: &str) -> PathBuf {
 
 /// A guard with the demo robot, its SRDF and the demo scene.
 pub fn demo_guard() -> Guard {
-    Guard::new(NodeParameters {
+    Guard::new(GuardSettings {
         urdf_file: Some(demo("robot.urdf").display().to_string()),
         srdf_file: Some(demo("robot.srdf").display().to_string()),
         scene_file: Some(demo("scene.yaml").display().to_string()),
-        ..NodeParameters::default()
+        ..GuardSettings::default()
     })
 }
 
 /// A demo trajectory file as a `JointTrajectory` message.
 pub fn demo_trajectory(file: &str) -> msg::JointTrajectory {
-    ccd_guard::ros::convert::trajectory_message(&ccd_guard::motion::load_trajectory(&demo(file)).unwrap())
+    ccd_guard::moveit::convert::trajectory_message(&ccd_guard::motion::load_trajectory(&demo(file)).unwrap())
 }

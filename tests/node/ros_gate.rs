@@ -4,11 +4,11 @@
 
 use crate::common::demo::{demo, demo_guard, demo_trajectory};
 use ccd_guard::motion::{Trajectory, TrajectoryPoint};
-use ccd_guard::ros::gate::goal_check::controller_motion;
-use ccd_guard::ros::gate::{GateDecision, GateGoal, GateOptions, GoalKey};
-use ccd_guard::ros::guard::Guard;
-use ccd_guard::ros::msg;
-use ccd_guard::ros::parameters::NodeParameters;
+use ccd_guard::moveit::gate::goal_check::controller_motion;
+use ccd_guard::moveit::gate::{GateDecision, GateGoal, GateOptions, GoalKey};
+use ccd_guard::moveit::guard::Guard;
+use ccd_guard::moveit::msg;
+use ccd_guard::node::parameters::NodeParameters;
 use std::path::Path;
 
 /// The robot measured where `trajectory` starts (plus `offset` on its first joint).
@@ -179,8 +179,8 @@ fn a_running_goal_is_rechecked_from_where_the_robot_is() {
 
 #[test]
 fn gate_parameters_from_params_files_and_the_command_line() {
-    use ccd_guard::ros::arguments::RosArguments;
-    use ccd_guard::ros::names::NodeNames;
+    use ccd_guard::node::arguments::RosArguments;
+    use ccd_guard::node::names::NodeNames;
     let load = |args: &[&str]| {
         let args = RosArguments::parse(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap();
         let names = NodeNames::new("ccd_guard", &args).unwrap();
@@ -193,7 +193,7 @@ fn gate_parameters_from_params_files_and_the_command_line() {
     let p = load(&["--ros-args", "-p", "gate_controllers:=[arm_controller, left/arm]", "-p", "gate_min_clearance:=0.02", "-p", "gate_start_tolerance:=0.05"])
         .unwrap();
     assert_eq!(p.gate_controllers, vec!["arm_controller".to_string(), "left/arm".to_string()]);
-    assert_eq!(p.gate, GateOptions { start_tolerance: 0.05, min_clearance: 0.02 });
+    assert_eq!(p.gate, GateOptions { start_tolerance: 0.05, min_clearance: 0.02, recheck_period: 0.5 });
     assert_eq!(load(&["--ros-args", "-p", "gate_controllers:=a,b"]).unwrap().gate_controllers, vec!["a".to_string(), "b".to_string()]);
     for (args, words) in [
         (["--ros-args", "-p", "gate_controllers:=[/abs]"], "not a controller name"),

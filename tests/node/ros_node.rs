@@ -5,14 +5,14 @@
 use crate::common::demo::{demo, demo_guard, demo_trajectory};
 use ccd_guard::check::Method;
 use ccd_guard::collision::Body;
-use ccd_guard::ros::arguments::RosArguments;
-use ccd_guard::ros::discovery::{Discovery, DiscoveryRange};
-use ccd_guard::ros::guard::TrajectoryJob;
-use ccd_guard::ros::msg;
-use ccd_guard::ros::names::NodeNames;
-use ccd_guard::ros::parameters::NodeParameters;
-use ccd_guard::ros::planning_scene::PlanningSceneState;
-use ccd_guard::ros::work_queue::{Pushed, Work, WorkQueue};
+use ccd_guard::moveit::guard::TrajectoryJob;
+use ccd_guard::moveit::msg;
+use ccd_guard::moveit::planning_scene::PlanningSceneState;
+use ccd_guard::node::arguments::RosArguments;
+use ccd_guard::node::discovery::{Discovery, DiscoveryRange};
+use ccd_guard::node::names::NodeNames;
+use ccd_guard::node::parameters::NodeParameters;
+use ccd_guard::node::work_queue::{Pushed, Work, WorkQueue};
 use std::path::{Path, PathBuf};
 
 fn strings(args: &[&str]) -> Vec<String> {
@@ -107,12 +107,12 @@ fn params_files_match_the_node_and_p_overrides() {
     .unwrap();
     let names = NodeNames::new("ccd_guard", &args).unwrap();
     let p = NodeParameters::load(&args, &names).unwrap();
-    assert_eq!(p.check.method, Method::Pipeline);
-    assert_eq!(p.check.tolerance, 0.002, "-p comes after the file");
-    assert!(p.check.first_only);
+    assert_eq!(p.guard.check.method, Method::Pipeline);
+    assert_eq!(p.guard.check.tolerance, 0.002, "-p comes after the file");
+    assert!(p.guard.check.first_only);
     assert_eq!(p.queue_size, 7);
-    assert_eq!(p.planning_frame, "world");
-    assert_eq!(p.package_dirs, vec![("cell".to_string(), PathBuf::from("/opt/cell"))]);
+    assert_eq!(p.guard.planning_frame, "world");
+    assert_eq!(p.guard.package_dirs, vec![("cell".to_string(), PathBuf::from("/opt/cell"))]);
 
     for (param, expected) in [
         ("tolerance:=-1", "parameter 'tolerance' must be a positive number of metres"),
@@ -133,9 +133,9 @@ fn the_shipped_params_file_loads() {
     let args = RosArguments::parse(&strings(&["--ros-args", "--params-file", file.to_str().unwrap()])).unwrap();
     let names = NodeNames::new("ccd_guard", &args).unwrap();
     let p = NodeParameters::load(&args, &names).unwrap();
-    assert_eq!(p.check.method, Method::Certified);
-    assert_eq!(p.check.tolerance, 0.001);
-    assert!(p.publish_markers);
+    assert_eq!(p.guard.check.method, Method::Certified);
+    assert_eq!(p.guard.check.tolerance, 0.001);
+    assert!(p.guard.publish_markers);
 }
 
 #[test]

@@ -5,12 +5,11 @@
 //! ([`Guard::inject_panic`]).
 
 use crate::common::demo::{demo_guard, demo_trajectory};
-use ccd_guard::ros::gate::{GateDecision, GateGoal, GoalKey};
-use ccd_guard::ros::guard::{InjectedPanic, TrajectoryJob};
-use ccd_guard::ros::msg;
-use ccd_guard::ros::work_queue::Work;
-use ccd_guard::ros::worker::{Output, Request, Update, Worker};
-use ros2_client::RmwRequestId;
+use ccd_guard::moveit::gate::{GateDecision, GateGoal, GateOptions, GoalKey};
+use ccd_guard::moveit::guard::{InjectedPanic, TrajectoryJob};
+use ccd_guard::moveit::msg;
+use ccd_guard::node::work_queue::Work;
+use ccd_guard::node::worker::{CallId, Output, Request, Update, Worker};
 use std::time::Instant;
 
 type Item = Work<Update, TrajectoryJob, Request>;
@@ -64,7 +63,7 @@ fn box_object(id: &str, at: [f64; 3]) -> msg::CollisionObject {
 
 #[test]
 fn a_panic_in_a_check_is_an_internal_error_and_the_next_check_runs() {
-    let mut worker = Worker::new(demo_guard());
+    let mut worker = Worker::new(demo_guard(), GateOptions::default());
     assert_certified_free(verdict(&handled(&mut worker, free_job())));
 
     // A trajectory from a topic.
@@ -73,20 +72,20 @@ fn a_panic_in_a_check_is_an_internal_error_and_the_next_check_runs() {
     assert_certified_free(verdict(&handled(&mut worker, free_job())));
 
     // A service call gets its response (a caller would otherwise wait forever).
-    let call = |n: i64| {
+    let call = |n: u64| {
         let job = TrajectoryJob::from_joint_trajectory("check_trajectory", demo_trajectory("traj_free.yaml"));
-        Work::Call(Request::Service(RmwRequestId { sequence_number: n, ..Default::default() }, Ok(job)))
+        Work::Call(Request::Service(CallId(n), Ok(job)))
     };
     worker.guard_mut().inject_panic(InjectedPanic::Check);
     let outputs = handled(&mut worker, call(1));
-    assert!(matches!(outputs.as_slice(), [Output::Response(id, _)] if id.sequence_number == 1), "{outputs:?}");
+    assert!(matches!(outputs.as_slice(), [Output::Response(id, _)] if id.0 == 1), "{outputs:?}");
     assert_internal_error(verdict(&outputs));
     assert_certified_free(verdict(&handled(&mut worker, call(2))));
 }
 
 #[test]
 fn a_panic_in_the_gate_refuses_the_goal_or_stops_the_running_one() {
-    let mut worker = Worker::new(demo_guard());
+    let mut worker = Worker::new(demo_guard(), GateOptions::default());
     let trajectory = demo_trajectory("traj_free.yaml");
     let joints = msg::JointState { name: trajectory.joint_names.clone(), position: trajectory.points[0].positions.clone(), ..Default::default() };
     let measured = handled(&mut worker, Work::JointState(Update::JointState(joints)));
@@ -131,7 +130,7 @@ fn a_panic_in_the_gate_refuses_the_goal_or_stops_the_running_one() {
 
 #[test]
 fn a_scene_update_that_panics_halfway_keeps_the_node_from_certifying_until_it_is_taken_in() {
-    let mut worker = Worker::new(demo_guard());
+    let mut worker = Worker::new(demo_guard(), GateOptions::default());
     let far_away = box_object("crate", [-2.0, -2.0, 0.05]);
     for update in [
         Update::CollisionObject(Box::new(far_away.clone())),

@@ -1,7 +1,7 @@
 //! The ROS 2 messages the node sends and receives, as Rust types whose serde layout is
 //! the CDR layout rosidl generates from the `.msg` files (field order and types as in
 //! the message definitions; fixed arrays as Rust arrays, `T[]` and `T[<=N]` as `Vec`).
-//! `test/python/test_cdr_rosbags.py` holds every type here to rosbags' CDR, byte for byte.
+//! `interop/python/test_cdr_rosbags.py` holds every type here to rosbags' CDR, byte for byte.
 //!
 //! The types are named as in ROS (`JointTrajectory`, `PlanningScene`, ...) and grouped by
 //! the ROS package that defines them.
