@@ -2,8 +2,8 @@
 //! distance found so far, and the steps that settle, split or measure a cell (the
 //! bounds themselves are in the parent module and `cell_bound`).
 use super::cell_bound::{CellData, Probe, Reach, Settled, WarmProbe, direction};
+use super::shared_level::SharedLevel;
 use super::swept_boxes::SweptBoxes;
-use super::together::SharedLevel;
 use super::{ClearanceOptions, ClearanceSearch, MinClearance};
 use crate::clearance::world_distance::{PairDistance, body_pose, pair_distance};
 use crate::math::{Isometry3, Real, Vector3};
