@@ -67,8 +67,8 @@ enum Work {
 /// size over the interval; before that, splitting time culls more per test.
 const DESCEND_RATIO: Real = 0.05;
 /// The same against a voxel map's nodes, which tile the map: descending them sooner
-/// (measured on the shelf bench: 0.02, 0.05, 0.1, 0.2, 0.5, 1 and 3 give first contacts in
-/// 13.7, 9.6, 8.6, 7.6, 8.2, 9.9 and 14.7 ms) spares the cells that each walk them again.
+/// spares the cells that each walk them again (the shelf bench's first contacts are
+/// quickest about this ratio, slower both well below and well above it).
 const MAP_DESCEND_RATIO: Real = 0.2;
 /// Bisection for a time of contact stops at this width (seconds, relative to the
 /// time's magnitude past 1 s): far below what a report prints or a controller acts on,
@@ -744,10 +744,8 @@ impl RecedingCell {
 /// What one interval's refinement works out once per element pair, when the first item
 /// of the pair comes up: its advancement frame, how far it moves (for the descent), and
 /// b's pose in a's frame (for the triangle equations). Only the pairs of the interval's
-/// work get one. (It replaces a slot for every pair of the segment, cleared for each
-/// interval, about 670 bytes each for 24 pairs on average over `cargo bench --bench
-/// real_use`'s colliding coarse plans of the UR5, with the frame copied for each item: the
-/// colliding pipeline 1-2% slower.)
+/// work get one. (Rather than a slot for every pair of the segment, cleared for each
+/// interval, with the frame copied for each item, which was slower.)
 struct PairMemo {
     pair: usize,
     frame: AdvancementFrame,

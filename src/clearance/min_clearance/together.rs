@@ -6,11 +6,10 @@
 //! upper bound of one) that any has found as its level: the cutoff of its exact
 //! distances, and the bound of a cell whose exact distance lies beyond it.
 //!
-//! (`cargo bench --bench real_use`, two cores: the first-only median 2.74 -> 1.90 ms
-//! with the search for pairs apart in shares. The clearance searches of whole reports
-//! in shares as well, beside the world and self split, made them slower, 4.5-4.7 ->
-//! 5.2 ms: the shares measure cells that one search would have settled against a
-//! level found elsewhere.)
+//! The search for pairs apart in shares answers first-only checks sooner. The
+//! clearance searches of whole reports are not cut in shares as well, beside the world
+//! and self split: that makes them slower, the shares measuring cells that one search
+//! would have settled against a level found elsewhere.
 use super::pool;
 use super::search::{Goal, Outcome, Search};
 use super::shared_level::SharedLevel;
