@@ -119,15 +119,18 @@ impl WingedEdge {
     }
 }
 
+/// A number (a polygon, an edge or a face) per directed pair of vertices `(a, b)`.
+type ByVertices = HashMap<(u32, u32), u32>;
+
 /// The edge between vertices `a` and `b`, whichever way it runs.
-fn edge_id(edge_of: &HashMap<(u32, u32), u32>, a: u32, b: u32) -> Option<u32> {
+fn edge_id(edge_of: &ByVertices, a: u32, b: u32) -> Option<u32> {
     edge_of.get(&(a, b)).or_else(|| edge_of.get(&(b, a))).copied()
 }
 
 /// The polygon of each directed side `(a, b)`; Err where two polygons run along one
 /// side the same way.
-fn directed_sides(loops: &[Vec<u32>]) -> Result<HashMap<(u32, u32), u32>, HullError> {
-    let mut directed: HashMap<(u32, u32), u32> = HashMap::new();
+fn directed_sides(loops: &[Vec<u32>]) -> Result<ByVertices, HullError> {
+    let mut directed: ByVertices = HashMap::new();
     for (p, l) in loops.iter().enumerate() {
         for i in 0..l.len() {
             if directed.insert((l[i], l[(i + 1) % l.len()]), p as u32).is_some() {
@@ -140,8 +143,8 @@ fn directed_sides(loops: &[Vec<u32>]) -> Result<HashMap<(u32, u32), u32>, HullEr
 
 /// Edges from the polygons' directed sides (faces not yet set), each under the direction
 /// it runs; Err where a side has no polygon running back along it.
-fn edges_of(loops: &[Vec<u32>], directed: &HashMap<(u32, u32), u32>) -> Result<(Vec<Edge>, HashMap<(u32, u32), u32>), HullError> {
-    let mut edge_of: HashMap<(u32, u32), u32> = HashMap::new();
+fn edges_of(loops: &[Vec<u32>], directed: &ByVertices) -> Result<(Vec<Edge>, ByVertices), HullError> {
+    let mut edge_of: ByVertices = HashMap::new();
     let mut edges = Vec::new();
     for l in loops {
         for i in 0..l.len() {
@@ -161,16 +164,15 @@ fn edges_of(loops: &[Vec<u32>], directed: &HashMap<(u32, u32), u32>) -> Result<(
 
 /// Faces: the polygons, cut into pieces where they have more than five sides; their
 /// sides; and the face of each directed hull side.
-#[allow(clippy::type_complexity)]
 fn faces_of(
     vertices: &[Point3],
     loops: &[Vec<u32>],
     planes: &[(Vector3, Real)],
-    edge_of: &HashMap<(u32, u32), u32>,
-) -> Result<(Vec<Face>, Vec<Side>, HashMap<(u32, u32), u32>), HullError> {
+    edge_of: &ByVertices,
+) -> Result<(Vec<Face>, Vec<Side>, ByVertices), HullError> {
     let mut faces = Vec::new();
     let mut sides = Vec::new();
-    let mut face_of_side: HashMap<(u32, u32), u32> = HashMap::new();
+    let mut face_of_side: ByVertices = HashMap::new();
     for (p, l) in loops.iter().enumerate() {
         let (normal, offset) = planes[p];
         let pieces = cut_polygon(l.len());
@@ -203,13 +205,7 @@ fn faces_of(
 
 /// Edges around each vertex in cyclic order: after the polygon that leaves v along v→w
 /// comes the polygon that enters v along w→v.
-fn vertex_rings(
-    vertex_count: usize,
-    loops: &[Vec<u32>],
-    directed: &HashMap<(u32, u32), u32>,
-    edge_of: &HashMap<(u32, u32), u32>,
-    edge_count: usize,
-) -> Result<VertexRings, HullError> {
+fn vertex_rings(vertex_count: usize, loops: &[Vec<u32>], directed: &ByVertices, edge_of: &ByVertices, edge_count: usize) -> Result<VertexRings, HullError> {
     let mut out_of: HashMap<(u32, u32), u32> = HashMap::new(); // (polygon, v) -> w
     for (p, l) in loops.iter().enumerate() {
         for i in 0..l.len() {
