@@ -9,13 +9,10 @@
 //! time is refined before geometry); a pair that still has hierarchy nodes there (its
 //! work over budget) gets the plain test.
 //!
-//! (`cargo bench --bench real_use`, `REAL_USE_BREAKDOWN=1`, the 32 colliding
-//! trajectories: the pipeline's CPU 1,106 -> 1,021 ms; the same 281 events, their exits
-//! and depths bit for bit, 12 entries earlier by up to 1.2e-11 s, within the bisection's
-//! width: at 29 of the bisection's instants a triangle within GJK's 1e-12 of touching a
-//! primitive counts as touching, where the plain test's boxes had set it aside first.
-//! Then the hierarchies descended on the last cell: 1,000 -> 985 ms, two runs each, 13
-//! more entries earlier by up to 1.5e-11 s, exits and depths bit for bit.)
+//! The answers are the plain test's but where a triangle within GJK's 1e-12 of touching
+//! a primitive counts as touching (the plain test's boxes set it aside first): a time of
+//! entry then comes earlier, within the bisection's width; exits and depths are the
+//! same bit for bit.
 use crate::collision::Element;
 use crate::math::{Isometry3, Point3};
 use crate::motion_bounds::element_nodes::leaf_triangle;

@@ -11,6 +11,14 @@
 //! [`crate::motion_bounds`].
 //! [`pipeline`] runs the segments and assembles contact events over the trajectory;
 //! `exit_march` finds where each ends.
+//!
+//! Soundness: a pair is dropped on a time interval only where a test that holds for
+//! every pose of the interval's enclosures (outward-rounded interval arithmetic, or
+//! conservative advancement from a proven distance bound) shows it apart over all of
+//! it. Only on the last cells, as wide as the time tolerance, is contact looked for by
+//! the exact discrete test at instants of the cell: a touch between them could pass
+//! unseen, which is why the certified method has the certifier prove a motion free. A
+//! contact reported was found touching by the discrete test.
 pub mod continuous_obb;
 pub mod culling;
 pub mod elementary;

@@ -2,9 +2,9 @@
 //! the contact events (entry and exit per pair) that the report lists.
 use super::culling::Culling;
 use super::exit_march::time_of_separation;
-use super::solver::{PairGroup, Solver};
+use super::solver::{FoundContact, PairGroup, Solver};
 use super::statistics::Statistics;
-use crate::collision::{Body, CollisionWorld, StateChecker};
+use crate::collision::{Body, CollisionWorld, StateChecker, StateContact};
 use crate::math::{Point3, Real, Vector3};
 use crate::motion::JointMotion;
 use crate::motion_bounds::time_cells::SolveRange;
@@ -116,10 +116,8 @@ fn run_segments(
     apart: &[(usize, usize)],
     range: std::ops::Range<usize>,
 ) -> PipelineResult {
-    let mut result = PipelineResult::default();
+    let mut run = SegmentRun { world, motion, options, result: PipelineResult::default(), blocked_until: HashMap::new() };
     let mut culling = Culling::new(world);
-    // Pairs in contact until a time (infinite: until the end).
-    let mut blocked_until: HashMap<(usize, Body), Real> = HashMap::new();
     let mut checker = StateChecker::new(world);
     let start = motion.segments.get(range.start).map_or(motion.start_time(), |s| s.start_time);
     // The first segment's pairs that may touch (stages 1 and 2), less those proven apart:
@@ -131,7 +129,7 @@ fn run_segments(
     let mut candidates = Vec::new();
     let first_near = match motion.segments.get(range.start) {
         Some(seg) if range.start < range.end => {
-            near(&mut culling, seg, &mut candidates, &mut result.stats);
+            near(&mut culling, seg, &mut candidates, &mut run.result.stats);
             Some(candidates.len())
         }
         _ => None,
@@ -141,33 +139,70 @@ fn run_segments(
         _ => checker.contacts(&motion.waypoints[range.start], options.first_only),
     };
     for c in start_contacts {
+        run.event_under_way(c, start, range.start);
+    }
+    for (k, seg) in motion.segments.iter().enumerate().take(range.end).skip(range.start) {
+        if options.first_only && !run.result.contacts.is_empty() {
+            break;
+        }
+        if k > range.start {
+            near(&mut culling, seg, &mut candidates, &mut run.result.stats);
+        }
+
+        let started = Instant::now();
+        let found_pairs = run.solve_segment(&culling, k, &candidates);
+        run.result.stats.stage3_contacts += found_pairs;
+        run.result.stats.stage3_free += candidates.len().saturating_sub(found_pairs);
+        Statistics::add_time(&mut run.result.stats.stage3_seconds, started.elapsed());
+    }
+    let mut result = run.result;
+    result.contacts.sort_by(|a, b| a.time_of_contact.total_cmp(&b.time_of_contact));
+    if options.first_only {
+        result.contacts.truncate(1);
+    }
+    result
+}
+
+/// A run of the pipeline over consecutive segments: the events found so far, and until
+/// when each body pair is in contact.
+struct SegmentRun<'a> {
+    world: &'a CollisionWorld,
+    motion: &'a JointMotion,
+    options: &'a PipelineOptions,
+    result: PipelineResult,
+    /// Pairs in contact until a time (infinite: until the end).
+    blocked_until: HashMap<(usize, Body), Real>,
+}
+
+impl SegmentRun<'_> {
+    /// A contact the discrete test finds at the run's first waypoint (time `start`,
+    /// segment `k`): an event under way, with its end.
+    fn event_under_way(&mut self, c: StateContact, start: Real, k: usize) {
         // The first contact alone needs no end (its report leaves it null).
-        let exit = match options.first_only {
+        let exit = match self.options.first_only {
             true => None,
-            false => time_of_separation(world, motion, c.link, c.other, start, options.exit_resolution),
+            false => time_of_separation(self.world, self.motion, c.link, c.other, start, self.options.exit_resolution),
         };
-        blocked_until.insert((c.link, c.other), exit.unwrap_or(Real::INFINITY));
-        result.contacts.push(CcdContact {
+        self.blocked_until.insert((c.link, c.other), exit.unwrap_or(Real::INFINITY));
+        self.result.contacts.push(CcdContact {
             link: c.link,
             other: c.other,
             time_of_contact: start,
             time_of_separation: exit,
-            segment: range.start,
+            segment: k,
             point: c.point,
             normal: None,
         });
     }
-    for (k, seg) in motion.segments.iter().enumerate().take(range.end).skip(range.start) {
-        if options.first_only && !result.contacts.is_empty() {
-            break;
-        }
-        if k > range.start {
-            near(&mut culling, seg, &mut candidates, &mut result.stats);
-        }
 
-        let started = Instant::now();
+    /// Stage 3 on segment `k` over the element pairs `candidates` that may touch: each
+    /// body pair's group solved from the time it is free again, and again from each
+    /// event's end within the segment. Returns how many first contacts were found.
+    fn solve_segment(&mut self, culling: &Culling, k: usize, candidates: &[(usize, usize)]) -> usize {
+        let (world, options) = (self.world, self.options);
+        let seg = &self.motion.segments[k];
         let mut groups: Vec<PairGroup> = Vec::new();
-        for &(a, b) in &candidates {
+        for &(a, b) in candidates {
             let (link, other) = body_pair(world, a, b);
             match groups.iter_mut().find(|g| g.link == link && g.other == other) {
                 Some(g) => g.elements.push((a, b)),
@@ -179,7 +214,7 @@ fn run_segments(
         let mut pending: Vec<(Real, PairGroup)> = groups
             .into_iter()
             .filter_map(|g| {
-                let from = blocked_until.get(&(g.link, g.other)).copied().unwrap_or(Real::NEG_INFINITY);
+                let from = self.blocked_until.get(&(g.link, g.other)).copied().unwrap_or(Real::NEG_INFINITY);
                 (from < seg_end).then(|| ((from - seg.start_time).max(0.0), g))
             })
             .collect();
@@ -196,33 +231,11 @@ fn run_segments(
             let solver = Solver::new(world, &mut range, &batch, options.first_only, options.time_tolerance);
             // A batch solved from after the segment's start is solved from its pairs' exit.
             let (found, stats) = if from > 0.0 { solver.after_exit() } else { solver }.solve();
-            result.stats += &stats;
+            self.result.stats += &stats;
             found_pairs += found.len();
             for f in found {
                 let group = &batch[f.group];
-                let t = seg.start_time + f.s_contact;
-                let exit = if options.first_only { None } else { time_of_separation(world, motion, group.link, group.other, t, options.exit_resolution) };
-                // A re-entry within a hair of the last exit is the same event: the
-                // discrete test flickers where the surfaces part.
-                let same_event = result
-                    .contacts
-                    .iter_mut()
-                    .rev()
-                    .find(|c| c.link == group.link && c.other == group.other && c.time_of_separation.is_some_and(|e| t - e <= EVENT_MERGE_GAP));
-                match same_event {
-                    Some(event) => event.time_of_separation = exit,
-                    None => result.contacts.push(CcdContact {
-                        link: group.link,
-                        other: group.other,
-                        time_of_contact: t,
-                        time_of_separation: exit,
-                        segment: k,
-                        point: f.point,
-                        normal: f.normal,
-                    }),
-                }
-                let until = exit.unwrap_or(Real::INFINITY);
-                blocked_until.insert((group.link, group.other), until);
+                let until = self.record_contact(group, &f, k);
                 if until < seg_end && !options.first_only {
                     pending.push((until - seg.start_time, group.clone()));
                 }
@@ -230,17 +243,44 @@ fn run_segments(
                     break;
                 }
             }
-            if options.first_only && !result.contacts.is_empty() {
+            if options.first_only && !self.result.contacts.is_empty() {
                 break;
             }
         }
-        result.stats.stage3_contacts += found_pairs;
-        result.stats.stage3_free += candidates.len().saturating_sub(found_pairs);
-        Statistics::add_time(&mut result.stats.stage3_seconds, started.elapsed());
+        found_pairs
     }
-    result.contacts.sort_by(|a, b| a.time_of_contact.total_cmp(&b.time_of_contact));
-    if options.first_only {
-        result.contacts.truncate(1);
+
+    /// A first contact the solver found for `group` in segment `k`: a new event, or the
+    /// same one as the pair's last if it re-enters within a hair of its exit. Returns
+    /// until when the pair is in contact.
+    fn record_contact(&mut self, group: &PairGroup, f: &FoundContact, k: usize) -> Real {
+        let t = self.motion.segments[k].start_time + f.s_contact;
+        let exit = match self.options.first_only {
+            true => None,
+            false => time_of_separation(self.world, self.motion, group.link, group.other, t, self.options.exit_resolution),
+        };
+        // A re-entry within a hair of the last exit is the same event: the
+        // discrete test flickers where the surfaces part.
+        let same_event = self
+            .result
+            .contacts
+            .iter_mut()
+            .rev()
+            .find(|c| c.link == group.link && c.other == group.other && c.time_of_separation.is_some_and(|e| t - e <= EVENT_MERGE_GAP));
+        match same_event {
+            Some(event) => event.time_of_separation = exit,
+            None => self.result.contacts.push(CcdContact {
+                link: group.link,
+                other: group.other,
+                time_of_contact: t,
+                time_of_separation: exit,
+                segment: k,
+                point: f.point,
+                normal: f.normal,
+            }),
+        }
+        let until = exit.unwrap_or(Real::INFINITY);
+        self.blocked_until.insert((group.link, group.other), until);
+        until
     }
-    result
 }

@@ -67,8 +67,8 @@ enum Work {
 /// size over the interval; before that, splitting time culls more per test.
 const DESCEND_RATIO: Real = 0.05;
 /// The same against a voxel map's nodes, which tile the map: descending them sooner
-/// (measured on the shelf bench: 0.02, 0.05, 0.1, 0.2, 0.5, 1 and 3 give first contacts in
-/// 13.7, 9.6, 8.6, 7.6, 8.2, 9.9 and 14.7 ms) spares the cells that each walk them again.
+/// spares the cells that each walk them again (the shelf bench's first contacts are
+/// quickest about this ratio, slower both well below and well above it).
 const MAP_DESCEND_RATIO: Real = 0.2;
 /// Bisection for a time of contact stops at this width (seconds, relative to the
 /// time's magnitude past 1 s): far below what a report prints or a controller acts on,
@@ -199,160 +199,184 @@ impl<'w, 'c> Solver<'w, 'c> {
     fn refine(&mut self, links: &[LinkEnclosure], work: Vec<Work>, l: Real, m: Real, r: Real) -> (Vec<Work>, Vec<Work>) {
         // Only the pairs of this interval's work get a memo (a few of the tens of pairs).
         let mut memos: Vec<PairMemo> = Vec::new();
-        let mut queue = work;
-        let (mut left, mut right) = (Vec::new(), Vec::new());
-        let mut moving_boxes: HashMap<(u32, u32), MovingBox> = HashMap::new();
-        // At the time tolerance the survivors go to the bisection's discrete tests, which
-        // test only the leaves kept (`kept_contact`): the hierarchies are descended there.
-        let last = r - l <= self.time_tolerance || m <= l || m >= r;
-        let mut start_poses: Option<Vec<Isometry3>> = None;
-        // For the interval Newton step, on the cells that reach triangle equations.
-        let mut newton_links: Option<NewtonLinks> = None;
-        // For the receding test, on the cells that need it.
-        let mut receding = RecedingCell::new(l, r);
-        while let Some(item) = queue.pop() {
+        let mut cell = Refinement::new(links, work, (l, m, r), self.time_tolerance);
+        while let Some(item) = cell.queue.pop() {
             let pair = pair_of(&item) as usize;
-            let (ea, eb) = (&self.world.elements[self.pairs[pair].0], &self.world.elements[self.pairs[pair].1]);
             if self.memo_slot[pair] == u32::MAX {
-                let poses = start_poses.get_or_insert_with(|| poses_at(self.world, self.range.segment(), l));
-                let start = element_world_pose(ea, poses).inv_mul(&element_world_pose(eb, poses));
-                let frame = match eb.body {
-                    Body::Obstacle(_) => AdvancementFrame::against_obstacle(ea, eb, start, links),
-                    Body::Link(_) => AdvancementFrame::between_links(start, self.element_relative_pose(ea, eb, links)),
-                };
+                let memo = self.memo(pair, &mut cell);
                 self.memo_slot[pair] = memos.len() as u32;
-                memos.push(PairMemo { pair, frame, motion: None, rel: None });
+                memos.push(memo);
             }
-            let PairMemo { frame, motion, rel, .. } = &mut memos[self.memo_slot[pair] as usize];
-            let frame = &*frame;
+            let memo = &mut memos[self.memo_slot[pair] as usize];
             match item {
-                Work::Nodes { pair: p, a, b } => {
-                    self.stats.obb_tests += 1;
-                    let (node_a, node_b) = (node_obb(ea, a), node_obb(eb, b));
-                    // A voxel map's node boxes are tested by the continuous OBB test alone: the
-                    // boxes' conservative advancement (a GJK plane per item) rarely culls more
-                    // there, and costs more than half of a first contact in a 1 cm map.
-                    let on_map = matches!(eb.shape, Shape::VoxelMap(_));
-                    // Against a map's (axis-aligned) node boxes, the continuous OBB test with
-                    // what it computes of the link's node done once per node and interval
-                    // (and first the box that node sweeps).
-                    let may_overlap = match (&eb.shape, frame.moving_is_a) {
-                        (Shape::VoxelMap(map), true) => {
-                            moving_boxes.entry((p, a)).or_insert_with(|| MovingBox::new(&node_a.0, &frame.over)).may_overlap_aabb(&map.node_aabb(b))
-                        }
-                        _ => frame.may_overlap(&node_a.0, &node_b.0),
-                    };
-                    // (Conservative advancement on the two boxes, GJK's plane at the
-                    // interval's start against their motion, is not tried: nine in ten
-                    // boxes that pass the continuous test overlap at the start, and it
-                    // culled one in 170 of the rest, for a third of a colliding report's
-                    // solver time.)
-                    if !may_overlap {
-                        continue;
-                    }
-                    // At the roots, the whole shapes (a mesh by its convex hull). While the
-                    // hulls are still apart at the interval's start, refine time, not
-                    // geometry: one item per pair instead of one per triangle near contact.
-                    // (Not against a map: its hull holds the links that reach this far.)
-                    if a == 0 && b == 0 && !on_map && (ea.shape.as_support_map().is_none() || eb.shape.as_support_map().is_none()) {
-                        self.stats.advancement_tests += 1;
-                        let outcome = self.root_advancement(pair, frame, ea, eb, l);
-                        if outcome.separated {
-                            continue;
-                        }
-                        if outcome.distance_at_start > 0.0 {
-                            let (hull_a, hull_b) = (ea.shape.convex_bound(), eb.shape.convex_bound());
-                            let sides = [(hull_a.as_ref(), BoundingBall::of_element(ea)), (hull_b.as_ref(), BoundingBall::of_element(eb))];
-                            if self.recedes(&mut receding, &mut start_poses, pair, frame, sides, &outcome.normal) {
-                                continue;
-                            }
-                            if !last {
-                                left.push(item);
-                                right.push(item);
-                                continue;
-                            }
-                        }
-                    }
-                    match (node_a.1, node_b.1) {
-                        (Leaf::Triangle, Leaf::Triangle) => queue.push(Work::Triangles { pair: p, a, b, mask: ALL_EQUATIONS }),
-                        (Leaf::Triangle | Leaf::Primitive | Leaf::Voxel, Leaf::Triangle | Leaf::Primitive | Leaf::Voxel) => {
-                            queue.push(Work::Convex { pair: p, a, b })
-                        }
-                        // Refine time before geometry while the pair moves farther over the
-                        // interval than the boxes' size (the refinement levels of §5.1.1).
-                        (Leaf::Inner(..), _) | (_, Leaf::Inner(..))
-                            if queue.len() + left.len() >= WORK_BUDGET
-                                || *motion.get_or_insert_with(|| frame.motion(ea, eb))
-                                    > if on_map { MAP_DESCEND_RATIO } else { DESCEND_RATIO }
-                                        * node_a.0.half_extents.norm().max(node_b.0.half_extents.norm()) =>
-                        {
-                            left.push(item);
-                            right.push(item);
-                        }
-                        (Leaf::Inner(la1, la2), Leaf::Inner(lb1, lb2)) => {
-                            if node_a.0.half_extents.norm_squared() >= node_b.0.half_extents.norm_squared() {
-                                queue.extend([Work::Nodes { pair: p, a: la1, b }, Work::Nodes { pair: p, a: la2, b }]);
-                            } else {
-                                queue.extend([Work::Nodes { pair: p, a, b: lb1 }, Work::Nodes { pair: p, a, b: lb2 }]);
-                            }
-                        }
-                        (Leaf::Inner(la1, la2), _) => queue.extend([Work::Nodes { pair: p, a: la1, b }, Work::Nodes { pair: p, a: la2, b }]),
-                        (_, Leaf::Inner(lb1, lb2)) => queue.extend([Work::Nodes { pair: p, a, b: lb1 }, Work::Nodes { pair: p, a, b: lb2 }]),
-                    }
-                }
-                Work::Triangles { pair: p, a, b, mask } => {
-                    // The leaves' boxes, then the triangles' distance against their motion:
-                    // on finer intervals these separate most pairs before any equation.
-                    self.stats.obb_tests += 1;
-                    if !frame.may_overlap(&node_obb(ea, a).0, &node_obb(eb, b).0) {
-                        continue;
-                    }
-                    self.stats.advancement_tests += 1;
-                    let (ta, tb) = (leaf_triangle(ea, a), leaf_triangle(eb, b));
-                    let sides = [
-                        (&TriangleShape(&ta) as &dyn SupportMap, BoundingBall::of_triangle(&ta)),
-                        (&TriangleShape(&tb) as &dyn SupportMap, BoundingBall::of_triangle(&tb)),
-                    ];
-                    let outcome = frame.advance(sides[0].0, &sides[0].1, sides[1].0, &sides[1].1);
-                    if outcome.separated {
-                        continue;
-                    }
-                    if outcome.distance_at_start > 0.0 && self.recedes(&mut receding, &mut start_poses, pair, frame, sides, &outcome.normal) {
-                        continue;
-                    }
-                    let newton =
-                        newton_links.get_or_insert_with(|| NewtonLinks { jets: self.range.jets(l, r), at_split: self.range.enclosures(m, m, true, None) });
-                    let b_in_a = match frame.moving_is_a {
-                        true => *rel.get_or_insert_with(|| self.element_relative_pose(ea, eb, links)),
-                        false => frame.over,
-                    };
-                    let outcome = self.triangle_equations(newton, ea, eb, a, b, mask, &b_in_a, l, m, r);
-                    self.keep_triangles(p, a, b, outcome, &mut left, &mut right);
-                }
-                Work::Convex { a, b, .. } => {
-                    self.stats.obb_tests += 1;
-                    if !frame.may_overlap(&node_obb(ea, a).0, &node_obb(eb, b).0) {
-                        continue;
-                    }
-                    self.stats.advancement_tests += 1;
-                    let (leaf_a, leaf_b) = (leaf_shape(ea, a), leaf_shape(eb, b));
-                    let sides = [(&leaf_a as &dyn SupportMap, leaf_ball(ea, &leaf_a)), (&leaf_b as &dyn SupportMap, leaf_ball(eb, &leaf_b))];
-                    let outcome = frame.advance(sides[0].0, &sides[0].1, sides[1].0, &sides[1].1);
-                    if outcome.separated {
-                        continue;
-                    }
-                    if outcome.distance_at_start > 0.0 && self.recedes(&mut receding, &mut start_poses, pair, frame, sides, &outcome.normal) {
-                        continue;
-                    }
-                    left.push(item);
-                    right.push(item);
-                }
+                Work::Nodes { a, b, .. } => self.refine_nodes(&mut cell, memo, item, (a, b)),
+                Work::Triangles { a, b, mask, .. } => self.refine_triangles(&mut cell, memo, (a, b), mask),
+                Work::Convex { a, b, .. } => self.refine_convex(&mut cell, memo, item, (a, b)),
             }
         }
         for memo in &memos {
             self.memo_slot[memo.pair] = u32::MAX;
         }
-        (left, right)
+        (cell.left, cell.right)
+    }
+
+    /// The elements of element pair `pair`.
+    fn elements(&self, pair: usize) -> (&'w Element, &'w Element) {
+        let world = self.world;
+        (&world.elements[self.pairs[pair].0], &world.elements[self.pairs[pair].1])
+    }
+
+    /// What the interval's refinement works out once for element pair `pair`, when its
+    /// first item comes up: its advancement frame (the rest when first needed).
+    fn memo(&self, pair: usize, cell: &mut Refinement) -> PairMemo {
+        let (ea, eb) = self.elements(pair);
+        let l = cell.l;
+        let poses = cell.start_poses.get_or_insert_with(|| poses_at(self.world, self.range.segment(), l));
+        let start = element_world_pose(ea, poses).inv_mul(&element_world_pose(eb, poses));
+        let frame = match eb.body {
+            Body::Obstacle(_) => AdvancementFrame::against_obstacle(ea, eb, start, cell.links),
+            Body::Link(_) => AdvancementFrame::between_links(start, self.element_relative_pose(ea, eb, cell.links)),
+        };
+        PairMemo { pair, frame, motion: None, rel: None }
+    }
+
+    /// A pair of hierarchy nodes `(a, b)` of the memo's pair on the interval: culled by
+    /// the continuous OBB test (and at the roots by the advancement and receding tests
+    /// on the whole shapes), kept for both halves while the pair moves far over the
+    /// interval, else descended.
+    fn refine_nodes(&mut self, cell: &mut Refinement, memo: &mut PairMemo, item: Work, (a, b): (u32, u32)) {
+        let PairMemo { pair, frame, motion, .. } = memo;
+        let (pair, frame) = (*pair, &*frame);
+        let p = pair as u32;
+        let (ea, eb) = self.elements(pair);
+        self.stats.obb_tests += 1;
+        let (node_a, node_b) = (node_obb(ea, a), node_obb(eb, b));
+        // A voxel map's node boxes are tested by the continuous OBB test alone: the
+        // boxes' conservative advancement (a GJK plane per item) rarely culls more
+        // there, and costs more than half of a first contact in a 1 cm map.
+        let on_map = matches!(eb.shape, Shape::VoxelMap(_));
+        // Against a map's (axis-aligned) node boxes, the continuous OBB test with
+        // what it computes of the link's node done once per node and interval
+        // (and first the box that node sweeps).
+        let may_overlap = match (&eb.shape, frame.moving_is_a) {
+            (Shape::VoxelMap(map), true) => {
+                cell.moving_boxes.entry((p, a)).or_insert_with(|| MovingBox::new(&node_a.0, &frame.over)).may_overlap_aabb(&map.node_aabb(b))
+            }
+            _ => frame.may_overlap(&node_a.0, &node_b.0),
+        };
+        // (Conservative advancement on the two boxes, GJK's plane at the
+        // interval's start against their motion, is not tried: nine in ten
+        // boxes that pass the continuous test overlap at the start, and it
+        // culled one in 170 of the rest, for a third of a colliding report's
+        // solver time.)
+        if !may_overlap {
+            return;
+        }
+        // At the roots, the whole shapes (a mesh by its convex hull). While the
+        // hulls are still apart at the interval's start, refine time, not
+        // geometry: one item per pair instead of one per triangle near contact.
+        // (Not against a map: its hull holds the links that reach this far.)
+        if a == 0 && b == 0 && !on_map && (ea.shape.as_support_map().is_none() || eb.shape.as_support_map().is_none()) {
+            self.stats.advancement_tests += 1;
+            let outcome = self.root_advancement(pair, frame, ea, eb, cell.l);
+            if outcome.separated {
+                return;
+            }
+            if outcome.distance_at_start > 0.0 {
+                let (hull_a, hull_b) = (ea.shape.convex_bound(), eb.shape.convex_bound());
+                let sides = [(hull_a.as_ref(), BoundingBall::of_element(ea)), (hull_b.as_ref(), BoundingBall::of_element(eb))];
+                if self.recedes(&mut cell.receding, &mut cell.start_poses, pair, frame, sides, &outcome.normal) {
+                    return;
+                }
+                if !cell.last {
+                    cell.keep(item);
+                    return;
+                }
+            }
+        }
+        match (node_a.1, node_b.1) {
+            (Leaf::Triangle, Leaf::Triangle) => cell.queue.push(Work::Triangles { pair: p, a, b, mask: ALL_EQUATIONS }),
+            (Leaf::Triangle | Leaf::Primitive | Leaf::Voxel, Leaf::Triangle | Leaf::Primitive | Leaf::Voxel) => cell.queue.push(Work::Convex { pair: p, a, b }),
+            // Refine time before geometry while the pair moves farther over the
+            // interval than the boxes' size (the refinement levels of §5.1.1).
+            (Leaf::Inner(..), _) | (_, Leaf::Inner(..))
+                if cell.queue.len() + cell.left.len() >= WORK_BUDGET
+                    || *motion.get_or_insert_with(|| frame.motion(ea, eb))
+                        > if on_map { MAP_DESCEND_RATIO } else { DESCEND_RATIO } * node_a.0.half_extents.norm().max(node_b.0.half_extents.norm()) =>
+            {
+                cell.keep(item);
+            }
+            (Leaf::Inner(la1, la2), Leaf::Inner(lb1, lb2)) => {
+                if node_a.0.half_extents.norm_squared() >= node_b.0.half_extents.norm_squared() {
+                    cell.queue.extend([Work::Nodes { pair: p, a: la1, b }, Work::Nodes { pair: p, a: la2, b }]);
+                } else {
+                    cell.queue.extend([Work::Nodes { pair: p, a, b: lb1 }, Work::Nodes { pair: p, a, b: lb2 }]);
+                }
+            }
+            (Leaf::Inner(la1, la2), _) => cell.queue.extend([Work::Nodes { pair: p, a: la1, b }, Work::Nodes { pair: p, a: la2, b }]),
+            (_, Leaf::Inner(lb1, lb2)) => cell.queue.extend([Work::Nodes { pair: p, a, b: lb1 }, Work::Nodes { pair: p, a, b: lb2 }]),
+        }
+    }
+
+    /// A pair of triangle leaves `(a, b)` of the memo's pair on the interval, with the
+    /// equations in `mask` that may still vanish: culled by the leaves' boxes and the
+    /// triangles' advancement and receding tests, else the equations that may vanish in
+    /// each half (§5.2.3-5.2.4).
+    fn refine_triangles(&mut self, cell: &mut Refinement, memo: &mut PairMemo, (a, b): (u32, u32), mask: u16) {
+        let PairMemo { pair, frame, rel, .. } = memo;
+        let (pair, frame) = (*pair, &*frame);
+        let p = pair as u32;
+        let (ea, eb) = self.elements(pair);
+        let (l, m, r) = (cell.l, cell.m, cell.r);
+        // The leaves' boxes, then the triangles' distance against their motion:
+        // on finer intervals these separate most pairs before any equation.
+        self.stats.obb_tests += 1;
+        if !frame.may_overlap(&node_obb(ea, a).0, &node_obb(eb, b).0) {
+            return;
+        }
+        self.stats.advancement_tests += 1;
+        let (ta, tb) = (leaf_triangle(ea, a), leaf_triangle(eb, b));
+        let sides = [
+            (&TriangleShape(&ta) as &dyn SupportMap, BoundingBall::of_triangle(&ta)),
+            (&TriangleShape(&tb) as &dyn SupportMap, BoundingBall::of_triangle(&tb)),
+        ];
+        let outcome = frame.advance(sides[0].0, &sides[0].1, sides[1].0, &sides[1].1);
+        if outcome.separated {
+            return;
+        }
+        if outcome.distance_at_start > 0.0 && self.recedes(&mut cell.receding, &mut cell.start_poses, pair, frame, sides, &outcome.normal) {
+            return;
+        }
+        let newton = cell.newton_links.get_or_insert_with(|| NewtonLinks { jets: self.range.jets(l, r), at_split: self.range.enclosures(m, m, true, None) });
+        let b_in_a = match frame.moving_is_a {
+            true => *rel.get_or_insert_with(|| self.element_relative_pose(ea, eb, cell.links)),
+            false => frame.over,
+        };
+        let outcome = self.triangle_equations(newton, ea, eb, a, b, mask, &b_in_a, l, m, r);
+        self.keep_triangles(p, a, b, outcome, &mut cell.left, &mut cell.right);
+    }
+
+    /// A pair of convex leaves `(a, b)` of the memo's pair (a curved primitive, a voxel
+    /// or a triangle against one) on the interval: culled by the leaves' boxes and the
+    /// leaves' advancement and receding tests, else kept for both halves.
+    fn refine_convex(&mut self, cell: &mut Refinement, memo: &PairMemo, item: Work, (a, b): (u32, u32)) {
+        let (pair, frame) = (memo.pair, &memo.frame);
+        let (ea, eb) = self.elements(pair);
+        self.stats.obb_tests += 1;
+        if !frame.may_overlap(&node_obb(ea, a).0, &node_obb(eb, b).0) {
+            return;
+        }
+        self.stats.advancement_tests += 1;
+        let (leaf_a, leaf_b) = (leaf_shape(ea, a), leaf_shape(eb, b));
+        let sides = [(&leaf_a as &dyn SupportMap, leaf_ball(ea, &leaf_a)), (&leaf_b as &dyn SupportMap, leaf_ball(eb, &leaf_b))];
+        let outcome = frame.advance(sides[0].0, &sides[0].1, sides[1].0, &sides[1].1);
+        if outcome.separated {
+            return;
+        }
+        if outcome.distance_at_start > 0.0 && self.recedes(&mut cell.receding, &mut cell.start_poses, pair, frame, sides, &outcome.normal) {
+            return;
+        }
+        cell.keep(item);
     }
 
     /// Conservative advancement of element pair `pair`'s whole shapes (a mesh by its
@@ -612,6 +636,54 @@ impl<'w, 'c> Solver<'w, 'c> {
     }
 }
 
+/// One interval's refinement under way: the work still to look at, what may still touch
+/// in each half, and what the interval's tests compute once, when first needed.
+struct Refinement<'l> {
+    links: &'l [LinkEnclosure],
+    l: Real,
+    m: Real,
+    r: Real,
+    /// At the time tolerance the survivors go to the bisection's discrete tests, which
+    /// test only the leaves kept (`kept_contact`): the hierarchies are descended there.
+    last: bool,
+    queue: Vec<Work>,
+    left: Vec<Work>,
+    right: Vec<Work>,
+    /// Against a voxel map: the box each link node sweeps over the interval.
+    moving_boxes: HashMap<(u32, u32), MovingBox>,
+    /// The links' poses at the interval's start.
+    start_poses: Option<Vec<Isometry3>>,
+    /// For the interval Newton step, on the cells that reach triangle equations.
+    newton_links: Option<NewtonLinks>,
+    /// For the receding test, on the cells that need it.
+    receding: RecedingCell,
+}
+
+impl<'l> Refinement<'l> {
+    fn new(links: &'l [LinkEnclosure], work: Vec<Work>, (l, m, r): (Real, Real, Real), time_tolerance: Real) -> Self {
+        Self {
+            links,
+            l,
+            m,
+            r,
+            last: r - l <= time_tolerance || m <= l || m >= r,
+            queue: work,
+            left: Vec::new(),
+            right: Vec::new(),
+            moving_boxes: HashMap::new(),
+            start_poses: None,
+            newton_links: None,
+            receding: RecedingCell::new(l, r),
+        }
+    }
+
+    /// The item may still touch in either half.
+    fn keep(&mut self, item: Work) {
+        self.left.push(item);
+        self.right.push(item);
+    }
+}
+
 /// What the interval Newton step needs on one cell: every link's pose and derivative
 /// over the cell, and its pose at the split time.
 struct NewtonLinks {
@@ -672,10 +744,8 @@ impl RecedingCell {
 /// What one interval's refinement works out once per element pair, when the first item
 /// of the pair comes up: its advancement frame, how far it moves (for the descent), and
 /// b's pose in a's frame (for the triangle equations). Only the pairs of the interval's
-/// work get one. (It replaces a slot for every pair of the segment, cleared for each
-/// interval, about 670 bytes each for 24 pairs on average over `cargo bench --bench
-/// real_use`'s colliding coarse plans of the UR5, with the frame copied for each item: the
-/// colliding pipeline 1-2% slower.)
+/// work get one. (Rather than a slot for every pair of the segment, cleared for each
+/// interval, with the frame copied for each item, which was slower.)
 struct PairMemo {
     pair: usize,
     frame: AdvancementFrame,

@@ -1,4 +1,4 @@
-//! The certifier's subdivision (Schröcker & Weber §6, Listings 1 and 2) over the element pairs
+//! The certifier's subdivision (Schröcker & Weber 2013 §6, Listings 1 and 2) over the element pairs
 //! that the pipeline's culling keeps: per dyadic time cell, a ball of affine maps holds
 //! each moving element's motion relative to the other element ([`motion_ball`]); its
 //! hierarchy is tested against the other's, nodes by their boxes grown by R·max ϱ, and

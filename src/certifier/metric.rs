@@ -1,4 +1,4 @@
-//! The object-oriented metric on affine maps (Schröcker & Weber §2): a mass distribution on the
+//! The object-oriented metric on affine maps (Schröcker & Weber 2013 §2): a mass distribution on the
 //! moving object defines `dist²(α, β) = Σ w_i |α(m_i) - β(m_i)|²`. It depends only on
 //! the total mass |μ|, the barycenter b and the inertia matrix J = Σ w_i (m_i - b)(m_i - b)ᵀ
 //! (centred second moments) with eigenvalues μ_k and unit eigenvectors u_k: writing an

@@ -1,4 +1,4 @@
-//! Bounding balls of a motion in the 12-dimensional space of affine maps (Schröcker & Weber §5),
+//! Bounding balls of a motion in the 12-dimensional space of affine maps (Schröcker & Weber 2013 §5),
 //! from the pipeline's interval enclosures: around the pose `g` at one instant, the
 //! radius bounds `dist(P(t), g)` for every pose `P(t)` the enclosure holds, in the
 //! moving element's object-oriented metric (§2):

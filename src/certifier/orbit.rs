@@ -1,5 +1,5 @@
 //! Orbits of vertices, edges and faces under a ball of affine motions, and the basic
-//! collision tests between a moving and a fixed triangle (Schröcker & Weber,
+//! collision tests between a moving and a fixed triangle (Schröcker & Weber 2013,
 //! "Guaranteed collision detection with toleranced motions", §3, §4 and §6).
 //!
 //! Over a time interval the link's motion lies in a ball B_R(g) of affine maps (§2); the

@@ -1,37 +1,32 @@
 //! `--method certified` (the default): the CCD pipeline, then the affine-ball certifier
-//! (Schröcker & Weber) on every segment when the pipeline finds no contact.
+//! (Schröcker & Weber 2013) on every segment when the pipeline finds no contact.
 //! `collision_free` comes with `certified: true` only when every pair is proven free
 //! over the whole motion; a pair the certifier leaves within the tolerance makes it
 //! `uncertain`.
 //!
 //! Every report of a motion without contacts carries its minimum clearance, and the
 //! clearance search proves a lower bound of every pair's distance over the motion
-//! (Lin 1993 ch. 5, with the pose enclosures' motion bound). A pair whose
-//! bound is at least half the certifier's tolerance is thereby proven apart over the
-//! whole motion, with a margin far above rounding: the certifier takes it as excluded and
-//! subdivides only the pairs that come closer; where every pair is proven apart,
-//! neither the pipeline nor the certifier runs. Such a pair has no contact for the
-//! pipeline to find either: for a whole report the search comes first and the pipeline
-//! leaves those pairs out too. On a colliding motion both searches, the clearance to
-//! the world and the self-clearance, stop at the first pair either finds touching
-//! (`stop_at_contact`): the report's clearance is then 0, and the bounds they have by
-//! then still hold. (The self-clearance of a motion whose contact is with an obstacle
-//! had been searched to its tolerance for nothing: `cargo bench --bench real_use`,
-//! colliding whole reports.) Should the pipeline find no contact after all, the
+//! (Lin 1993 ch. 5, with the pose enclosures' motion bound). A pair whose bound is at least
+//! half the certifier's tolerance is thereby proven apart over the whole motion, with a
+//! margin far above rounding: the certifier takes it as excluded and subdivides only
+//! the pairs that come closer; where every pair is proven apart, neither the pipeline
+//! nor the certifier runs. Such a pair has no contact for the pipeline to find either:
+//! for a whole report the search comes first and the pipeline leaves those pairs out
+//! too. On a colliding motion both searches, the clearance to the world and the
+//! self-clearance, stop at the first pair either finds touching (`stop_at_contact`):
+//! the report's clearance is then 0, and the bounds they have by then still hold. (Else
+//! the self-clearance of a motion whose contact is with an obstacle would be searched
+//! to its tolerance for nothing.) Should the pipeline find no contact after all, the
 //! clearances are searched again to their tolerance.
 //!
 //! The first answer alone (`--first-only`) measures no clearance unless one is
 //! required. Its search ([`near_pairs_apart`]) looks only at the pairs that may touch
 //! (stages 1 and 2), settles their cells once their bound reaches half the tolerance
 //! rather than near the minimum, and stops at the first pair it finds closer than that
-//! (a contact is likely then, for the pipeline to find); the pipeline and the
-//! certifier leave out what it proved. (`cargo bench --bench real_use`, one core, 96
-//! trajectories, first-only medians against the pipeline first on every pair: UR5
-//! coarse grazing 4.8 against 12.3 ms, Panda coarse free 4.0 against 6.6, UR5 MoveIt-like
-//! free 0.86 against 0.93; colliding ones pay for it, Panda coarse 10.4 against 6.2,
-//! UR5 MoveIt-like 8.1 against 7.6; over all, 0.71x coal sampling at 0.05 rad against
-//! 0.97x.) With a clearance required, the pipeline comes first on every pair, then
-//! (without a contact) the search to its tolerance.
+//! (a contact is likely then, for the pipeline to find); the pipeline and the certifier
+//! leave out what it proved. This answers free and grazing motions sooner; colliding
+//! ones pay a little for it. With a clearance required, the pipeline comes first on
+//! every pair, then (without a contact) the search to its tolerance.
 use super::CheckInput;
 use super::pipeline_method::pipeline_report;
 use super::report::{DecidedBy, Report, ReportMethod, UnprovenPair, Verdict};
@@ -128,12 +123,9 @@ type ElementPair = (usize, usize);
 /// (`apart`, sorted): then neither the pipeline nor the certifier has a pair to look at,
 /// and the motion is proven free by the search's bounds alone, each at least half the
 /// certifier's tolerance (the certifier takes them as excluded; its check of the first
-/// waypoint is one of the instants they bound). Both had culled every segment again to
-/// find nothing left (`cargo bench --bench real_use`, one core, medians back to back:
-/// first answers of free MoveIt-like plans 1.31 -> 0.62 ms for the Panda, 0.83 -> 0.37
-/// for the UR5; their whole reports 2.74 -> 1.92 and 2.11 -> 1.63; all 96 first answers
-/// 2.47 -> 2.01). Never for a motion of one waypoint: no segment lists the pairs that
-/// may touch there.
+/// waypoint is one of the instants they bound). Else both would cull every segment
+/// again to find nothing left. Never for a motion of one waypoint: no segment lists the
+/// pairs that may touch there.
 fn all_apart(motion: &JointMotion, could_touch: &[ElementPair], apart: &[ElementPair]) -> bool {
     !motion.segments.is_empty() && could_touch.iter().all(|pair| apart.binary_search(pair).is_ok())
 }
@@ -141,9 +133,8 @@ fn all_apart(motion: &JointMotion, could_touch: &[ElementPair], apart: &[Element
 /// What a first-only check without a clearance to measure hands the certifier: the
 /// element pairs that may touch over some segment (stages 1 and 2) and that the search
 /// proves at least half the certifier's `tolerance` apart over the whole motion
-/// ([`ClearanceSearch::pairs_apart`]), sorted. (`cargo bench --bench real_use`, first-only
-/// medians over the 64 free and grazing trajectories, against the certifier on every near
-/// pair: UR5 MoveIt-like grazing 2.5 against 11.0 ms, Panda coarse free 6.4 against 24.6.)
+/// ([`ClearanceSearch::pairs_apart`]), sorted: far less work than the certifier's on
+/// every near pair.
 pub fn near_pairs_apart(world: &CollisionWorld, motion: &JointMotion, tolerance: f64) -> Vec<(usize, usize)> {
     near_pairs_and_those_apart(world, motion, tolerance).1
 }

@@ -35,11 +35,9 @@ const FEATURE_ROUNDS: usize = 3;
 /// some of its triangles at most that share, or 0 with none named): it cannot be the
 /// deepest, and a peak there would have to rise by a quarter of the
 /// deepest within a sample's spacing to refine past it. The trees' walk then opens only
-/// the boxes that overlap by more than that share, and the events' depths cost 14% less
-/// (`cargo bench --bench real_use` with `REAL_USE_BREAKDOWN=1 REAL_USE_KIND=colliding`,
-/// one core, the mean of three runs: every sample exact 528 ms, a share of 0.5 503 ms,
-/// 0.75 452 ms, 0.9 429 ms), the 300 events' depths and times bit for bit the same (a
-/// share of 1 changed four: lesser peaks next to the deepest refine past it).
+/// the boxes that overlap by more than that share, and the events' depths cost less,
+/// with the same depths and times bit for bit (a share of 1 changes some: lesser peaks
+/// next to the deepest refine past it).
 const SHALLOW_SHARE: Real = 0.75;
 /// The features of two convex shapes: each whole, as cheap as the depth itself.
 const CONVEX: DepthFeatures = DepthFeatures { a: None, b: None };

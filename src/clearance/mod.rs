@@ -7,6 +7,12 @@
 //! distance over the cell spends work only where the clearance is small (Lin 1993
 //! ch. 5, with the time-to-collision bound replaced by the pose enclosures'
 //! motion bound, which holds for any joint motion).
+//!
+//! Soundness: the lower bounds reported (the motion's and each pair's) hold over the
+//! whole motion: each cell's bound is a proven lower bound of its pair's distance over
+//! the cell (outward-rounded enclosures, GJK's rounded-down gaps, less an allowance for
+//! the rounding of the distances), and the minimum reported is a distance attained,
+//! within the tolerance above the true minimum.
 mod event_depth;
 mod min_clearance;
 mod profile;

@@ -3,9 +3,10 @@
 //!
 //! An [`Interval`] stands for a set of real numbers. Every operation returns an interval
 //! that contains every exact result of the operation applied to members of its operands:
-//! each computed bound is moved outwards by `|x| 2^-51` plus the smallest subnormal (at
-//! least two ulps, branch-free) unless the operation is exact (negation, a factor that
-//! is exactly 0 or ±1). Results may be too large, never too small.
+//! each computed bound is moved outwards by `|x| 2^-51` plus the smallest positive
+//! normal number, `f64::MIN_POSITIVE` = 2^-1022 (at least two ulps, branch-free), unless
+//! the operation is exact (negation, a factor that is exactly 0 or ±1). Results may be
+//! too large, never too small.
 //!
 //! Infinite bounds mean "unbounded". A NaN never appears as a bound: operations that
 //! would produce one (a NaN operand, `inf - inf`, `0 * inf`, `inf / inf`) return
@@ -32,21 +33,26 @@ pub struct Interval {
     pub hi: f64,
 }
 
-/// Moving a rounded-to-nearest result by `|x| 2^-51` (at least two ulps) plus the
-/// smallest subnormal is guaranteed to cross the exact value it approximates: branch-free
+/// Moving a rounded-to-nearest result by `|x| 2^-51` (at least two ulps) plus
+/// [`TINY`] is guaranteed to cross the exact value it approximates: branch-free
 /// outward rounding, at most a few ulps wider than `next_down`/`next_up`.
 const WIDEN: f64 = 2.0 * f64::EPSILON;
 
+/// The absolute part of the outward move: the smallest positive *normal* number
+/// (2^-1022, not the smallest subnormal 2^-1074). It exceeds the rounding error of any
+/// result in the subnormal range (at most 2^-1075), where `|x| 2^-51` is below one ulp.
+const TINY: f64 = f64::MIN_POSITIVE;
+
 #[inline(always)]
 fn down(x: f64) -> f64 {
-    let r = x - (x.abs() * WIDEN + f64::MIN_POSITIVE);
+    let r = x - (x.abs() * WIDEN + TINY);
     // +inf - inf: the exact value was at least MAX.
     if r.is_nan() && x == f64::INFINITY { f64::MAX } else { r }
 }
 
 #[inline(always)]
 fn up(x: f64) -> f64 {
-    let r = x + (x.abs() * WIDEN + f64::MIN_POSITIVE);
+    let r = x + (x.abs() * WIDEN + TINY);
     if r.is_nan() && x == f64::NEG_INFINITY { -f64::MAX } else { r }
 }
 
@@ -530,5 +536,23 @@ impl MulAssign for Interval {
     #[inline]
     fn mul_assign(&mut self, o: Interval) {
         *self = *self * o;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{TINY, down, up};
+
+    /// The docs say the outward move's absolute part is the smallest positive normal
+    /// number: so it is, and `up`/`down` add exactly it to an exact zero.
+    #[test]
+    fn outward_move_is_the_smallest_normal() {
+        assert_eq!(TINY, f64::MIN_POSITIVE);
+        assert!(TINY.is_normal());
+        let below = TINY / 2.0;
+        assert!(below > 0.0 && !below.is_normal(), "half of it is subnormal");
+        assert_eq!(up(0.0), TINY);
+        assert_eq!(down(0.0), -TINY);
+        assert!(up(0.0) > f64::from_bits(1), "more than the smallest subnormal");
     }
 }

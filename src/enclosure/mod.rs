@@ -1,6 +1,6 @@
 //! Motion enclosures: interval arithmetic with outward rounding, interval poses, and
-//! the poses of every link over a time interval of the executed motion (Redon et al.,
-//! Redon et al. 2004 §3.3 and §4.1). An enclosure may only be too large, never too small.
+//! the poses of every link over a time interval of the executed motion (Redon et al.
+//! 2004 §3.3 and §4.1). An enclosure may only be too large, never too small.
 mod interval;
 mod interval_pose;
 mod link_motion;

@@ -15,6 +15,10 @@
 //!   order in its length (the pose rates' spread);
 //! - [`joint_levers`]: how far an element moves per unit of each joint variable, the
 //!   Lipschitz bound of a pair's distance in joint space.
+//!
+//! Soundness: every bound here holds for every pose the interval enclosures hold, with
+//! outward rounding: a bound may be too loose, never too tight, so a separation proven
+//! from it holds over the whole interval.
 pub mod conservative_advancement;
 pub mod element_motion;
 pub mod element_nodes;

@@ -1,8 +1,15 @@
-//! The Gilbert-Johnson-Keerthi distance algorithm on support maps.
+//! The Gilbert-Johnson-Keerthi distance algorithm on support maps (Gilbert, Johnson and
+//! Keerthi 1988).
 //!
 //! Used for every convex pair that has no closed-form test (cylinders, cones,
 //! triangles against round shapes). Balls and capsules enter with their cores (point,
 //! segment) and margins, so round surfaces are exact rather than polytope-approximated.
+//!
+//! Soundness: the gaps of the separating planes ([`separating_plane`], [`gap_along`],
+//! [`distance_lower_bound`]) are rounded down, so they are proven lower bounds of the
+//! distance, which the continuous checks' proofs rest on; [`closest_points`] is
+//! accurate to GJK's tolerance, and a caller that takes its distance as a bound allows
+//! for that.
 use crate::math::{Isometry3, Point3, Real, Vector3};
 use crate::shape::SupportMap;
 

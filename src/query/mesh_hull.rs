@@ -36,9 +36,8 @@ impl Shape {
 }
 
 /// The reduction ([`extreme_vertices`]) with its hull's vertex graph, so that support
-/// points come by hill climbing: `cargo bench --bench real_use`, one core, the scans of
-/// 57-220 vertices per support point replaced, first-only medians 1.64 / 1.59 -> 1.36 /
-/// 1.33 ms, coarse plans' whole reports 14-27% faster, plans in small steps 0-13%.
+/// points come by hill climbing over a few neighbours at a time rather than by a scan
+/// of the tens to hundreds of vertices the reduction keeps.
 ///
 /// The graph is that of `ConvexPolyhedron::from_points` (the hull checked closed and
 /// convex), whose corners replace the chosen vertices: the points it drops lie within

@@ -3,7 +3,7 @@
 //! - [`intersection`]: do two placed shapes touch, and where (the discrete core).
 //! - [`gjk`]: distance and closest points of convex shapes.
 //! - [`distance`]: distance and closest points of any two element shapes (meshes too).
-//! - [`triangle_triangle`]: Šinjur's triangle-triangle test.
+//! - [`triangle_triangle`]: the triangle-triangle test of Šinjur 2001 §5.
 //! - [`closest_features`]: Lin 1993's closest features of convex polyhedra (Lin–Canny).
 //! - [`penetration`]: Keerthi & Sridharan's depth of collision, in the plane and in space.
 //! - [`mesh_hull`]: a mesh's convex bound (a few extreme vertices and a margin from GJK),

@@ -1,4 +1,4 @@
-//! Triangle–triangle intersection test after Šinjur §5.
+//! Triangle–triangle intersection test after Šinjur 2001 §5.
 //!
 //! §5 distinguishes three situations for triangles `A` and `B` with planes `P1`, `P2`:
 //!

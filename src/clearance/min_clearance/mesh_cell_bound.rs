@@ -3,7 +3,7 @@
 //! mesh's hull comes closer to the other shape than the mesh does (a forearm's hull
 //! across the concave wrist, near a small box on the hand), every bound the search
 //! takes from the hull stays below the distance, and only the exact distance less the
-//! whole element's motion settles a cell, so the cells near the minimum were cut to
+//! whole element's motion settles a cell, so the cells near the minimum would be cut to
 //! the tolerance over the element's speed. Here each node of the tree gets the larger
 //! of its box's distance at the middle less its own ball's motion and its box's gap
 //! to second order ([`gap_over`]); a node that settles the cell is not opened, and

@@ -53,10 +53,17 @@
 //! concave in time, holds the floor over a part around the middle: that part is set
 //! aside and only the rest, an end of an eighth or a quarter of the cell or a whole
 //! half, is measured again (`cell_bound::Settled`).
+//!
+//! The files, each importing only those listed after it (and this one's types):
+//! `together` (the searches of one motion run together) uses `pool` (them on rayon's
+//! threads), which uses `search` (one best-first search), which uses `mesh_cell_bound`
+//! (a mesh's bound node by node), `cell_bound` (a cell's bounds), `swept_boxes` and
+//! `shared_level` (the level the searches of one set of pairs share).
 mod cell_bound;
 mod mesh_cell_bound;
 mod pool;
 mod search;
+mod shared_level;
 mod swept_boxes;
 mod together;
 
@@ -171,8 +178,7 @@ pub fn min_clearance(world: &CollisionWorld, motion: &JointMotion, options: &Cle
 }
 
 /// Share of its segment below which [`ClearanceSearch::pairs_apart`] splits no cell
-/// (`cargo bench --bench real_use`, free first contacts: 2^-7 and 2^-10 gave the same
-/// medians).
+/// (anywhere from 2^-7 to 2^-10 answers free motions as quickly).
 pub const APART_MIN_CELL: Real = 1.0 / 1024.0;
 
 impl<'w> ClearanceSearch<'w> {

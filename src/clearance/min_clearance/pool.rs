@@ -2,14 +2,11 @@
 //! and one that runs out of work is handed half of the cells a search still running
 //! has ([`Search::split_off`]), over the same pairs and sharing their level. The
 //! clearance to the world and the self-clearance keep every thread busy however
-//! unequal they are (timed alone, the self-clearance cost as much as the clearance to
-//! the world or more in 15 of real_use's 32 free trajectories, and a tenth of it in
-//! others), and so does a search alone. The findings merge per set of pairs
-//! ([`Outcome::merge`]). Only the cells below the floor are handed over (the rest are
-//! settled already): handing the whole queue, mostly cells set aside at the end, cost
-//! more than it gained. (`cargo bench --bench real_use`, two cores, back to back with
-//! the two searches side by side: the 64 free and grazing whole reports 192 -> 175 ms,
-//! the median whole report 3.03 -> 2.83 ms.)
+//! unequal they are (timed alone, the self-clearance costs as much as the clearance to
+//! the world or more on some motions, and a tenth of it on others), and so does a
+//! search alone. The findings merge per set of pairs ([`Outcome::merge`]). Only the
+//! cells below the floor are handed over (the rest are settled already): handing the
+//! whole queue, mostly cells set aside at the end, costs more than it gains.
 use super::search::{Outcome, Search};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};

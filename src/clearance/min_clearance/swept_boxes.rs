@@ -2,9 +2,8 @@
 //! pose enclosure, an obstacle's where it stands): what bounds a pair's first cell over
 //! a segment. Made once per segment for every search over the motion that shares them
 //! (the clearance to the world and the self-clearance), by whichever search needs a
-//! segment first. (`cargo bench --bench real_use`, `REAL_USE_BREAKDOWN=1`, one core:
-//! the link enclosures of every segment were 9% of the MoveIt-like free and grazing
-//! whole reports, made once by each of their two searches.)
+//! segment first. (Each search making its own would compute the link enclosures of
+//! every segment twice, a noticeable share of a whole report.)
 use crate::bounding_volume::Aabb;
 use crate::clearance::world_distance::body_pose;
 use crate::collision::{Body, CollisionWorld};

@@ -6,51 +6,19 @@
 //! upper bound of one) that any has found as its level: the cutoff of its exact
 //! distances, and the bound of a cell whose exact distance lies beyond it.
 //!
-//! (`cargo bench --bench real_use`, two cores: the first-only median 2.74 -> 1.90 ms
-//! with the search for pairs apart in shares. The clearance searches of whole reports
-//! in shares as well, beside the world and self split, made them slower, 4.5-4.7 ->
-//! 5.2 ms: the shares measure cells that one search would have settled against a
-//! level found elsewhere.)
+//! The search for pairs apart in shares answers first-only checks sooner. The
+//! clearance searches of whole reports are not cut in shares as well, beside the world
+//! and self split: that makes them slower, the shares measuring cells that one search
+//! would have settled against a level found elsewhere.
 use super::pool;
 use super::search::{Goal, Outcome, Search};
+use super::shared_level::SharedLevel;
 use super::swept_boxes::SweptBoxes;
 use super::{ClearanceOptions, ClearanceSearch, MinClearance};
 use crate::math::Real;
 use crate::motion::{JointMotion, Segment};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-
-/// What the shares of one search have found so far.
-pub(super) struct SharedLevel {
-    /// The smallest level (an attained distance, or an upper bound one share will make
-    /// attained before it ends), as the bits of a non-negative float: their order is
-    /// the numbers'.
-    level: AtomicU64,
-    /// Looking for pairs apart: a pair was found closer than the threshold.
-    closer: AtomicBool,
-}
-
-impl SharedLevel {
-    fn new() -> Self {
-        Self { level: AtomicU64::new(Real::INFINITY.to_bits()), closer: AtomicBool::new(false) }
-    }
-
-    pub(super) fn level(&self) -> Real {
-        Real::from_bits(self.level.load(Ordering::Relaxed))
-    }
-
-    pub(super) fn offer(&self, level: Real) {
-        self.level.fetch_min(level.max(0.0).to_bits(), Ordering::Relaxed);
-    }
-
-    pub(super) fn closer_found(&self) -> bool {
-        self.closer.load(Ordering::Relaxed)
-    }
-
-    pub(super) fn note_closer(&self) {
-        self.closer.store(true, Ordering::Relaxed);
-    }
-}
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Shares of the motion's segments per search, for this many rayon threads: a few per
 /// thread, so that the shares balance.

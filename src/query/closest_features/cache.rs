@@ -22,7 +22,7 @@ impl WarmStart {
     /// The cached pair under its public names.
     pub fn features(&self, a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> Option<FeaturePair> {
         let (fa, fb) = self.pair?;
-        (fa.valid(a) && fb.valid(b)).then(|| FeaturePair { a: fa.public(a), b: fb.public(b) })
+        (a.has(fa) && b.has(fb)).then(|| FeaturePair { a: a.public(fa), b: b.public(fb) })
     }
 }
 

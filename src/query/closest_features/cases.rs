@@ -62,16 +62,16 @@ impl Step {
 }
 
 fn vpos(poly: &ConvexPolyhedron, sub: u32) -> Point3 {
-    poly.vertices[poly.cells.subcones[sub as usize].vertex as usize]
+    poly.winged.vertices[poly.cells.subcones[sub as usize].vertex as usize]
 }
 
 impl Bodies<'_> {
     fn in_p(&self, f: Feat, x: &Point3) -> Option<Feat> {
-        self.p.cells.violated(self.p, f, x, self.tol.flare)
+        self.p.cells.violated(&self.p.winged, f, x, self.tol.flare)
     }
 
     fn in_q(&self, f: Feat, x: &Point3) -> Option<Feat> {
-        self.q.cells.violated(self.q, f, x, self.tol.flare)
+        self.q.cells.violated(&self.q.winged, f, x, self.tol.flare)
     }
 
     pub fn vertex_vertex(&self, vp: u32, vq: u32) -> Step {
@@ -118,7 +118,7 @@ impl Bodies<'_> {
             return Step::Move(Feat::V(vp), n);
         }
         let h = height(self.q, fq, &pq);
-        let q = pq - self.q.faces[fq as usize].normal * h;
+        let q = pq - self.q.winged.faces[fq as usize].normal * h;
         if h.abs() <= self.tol.contact {
             return Step::Contact(p, q);
         }
@@ -163,7 +163,7 @@ impl Bodies<'_> {
         let (tp, hp) = self.p.edge_points(ep);
         let (t, h) = (self.p2q.point(&tp), self.p2q.point(&hp));
         let at_p = |lambda: Real| tp + (hp - tp) * lambda;
-        let face = self.q.faces[fq as usize];
+        let face = self.q.winged.faces[fq as usize];
         let planes = self.q.cells.cell(Feat::F(fq));
         let Some((lo, hi, lo_to, hi_to)) = clip(planes, &t, &h, self.tol.flare) else {
             return Step::Move(Feat::E(ep), closest_boundary(self.q, fq, &t, &h));
@@ -218,8 +218,8 @@ impl Bodies<'_> {
     /// Face of p against face of q (Lin 1993 §3.3.1 "Face–face"), in q's frame.
     pub fn face_face(&self, fp: u32, fq: u32) -> Step {
         let c = self.tol.contact;
-        let np = self.p2q.vector(&self.p.faces[fp as usize].normal);
-        let fqd = self.q.faces[fq as usize];
+        let np = self.p2q.vector(&self.p.winged.faces[fp as usize].normal);
+        let fqd = self.q.winged.faces[fq as usize];
         let corners_p: Vec<(u32, Point3)> = self.p.face_vertices(fp).map(|v| (v, self.p2q.point(&self.p.vertex(v)))).collect();
         if 1.0 + np.dot(&fqd.normal) <= FACE_FACE_ANTIPARALLEL {
             let planes = self.q.cells.cell(Feat::F(fq));
@@ -260,14 +260,14 @@ impl Bodies<'_> {
         for i in 0..m {
             let (a, b) = (corners_p[i].1, corners_p[(i + 1) % m].1);
             if let Some(x) = crossing(self.q, fq, &a, &b, c) {
-                return Some(Step::Contact(self.q2p.point(&x), x - self.q.faces[fq as usize].normal * height(self.q, fq, &x)));
+                return Some(Step::Contact(self.q2p.point(&x), x - self.q.winged.faces[fq as usize].normal * height(self.q, fq, &x)));
             }
         }
         let corners_q: Vec<Point3> = self.q.face_vertices(fq).map(|v| self.q2p.point(&self.q.vertex(v))).collect();
         let m = corners_q.len();
         for i in 0..m {
             if let Some(x) = crossing(self.p, fp, &corners_q[i], &corners_q[(i + 1) % m], c) {
-                let on_p = x - self.p.faces[fp as usize].normal * height(self.p, fp, &x);
+                let on_p = x - self.p.winged.faces[fp as usize].normal * height(self.p, fp, &x);
                 return Some(Step::Contact(on_p, self.p2q.point(&x)));
             }
         }
@@ -278,7 +278,7 @@ impl Bodies<'_> {
     fn nearest_boundary_pair(&self, fp: u32, fq: u32, corners_p: &[(u32, Point3)]) -> Step {
         let mut best = Real::INFINITY;
         let mut step = Step::Move(Feat::F(fp), Feat::F(fq));
-        let nq = self.q.faces[fq as usize].normal;
+        let nq = self.q.winged.faces[fq as usize].normal;
         for (v, x) in corners_p {
             let h = height(self.q, fq, x);
             if h.abs() < best && in_prism(self.q, fq, x, 0.0) {
@@ -292,7 +292,7 @@ impl Bodies<'_> {
             let h = height(self.p, fp, &x);
             if h.abs() < best && in_prism(self.p, fp, &x, 0.0) {
                 best = h.abs();
-                let foot = self.p2q.point(&(x - self.p.faces[fp as usize].normal * h));
+                let foot = self.p2q.point(&(x - self.p.winged.faces[fp as usize].normal * h));
                 step = Step::Move(Feat::F(fp), Feat::V(self.q.cells.locate_subcell(v, &foot)));
             }
         }

@@ -26,14 +26,14 @@ pub(super) fn in_prism(poly: &ConvexPolyhedron, f: u32, x: &Point3, slack: Real)
 /// Height of `x` above face `f`'s plane.
 #[inline]
 pub(super) fn height(poly: &ConvexPolyhedron, f: u32, x: &Point3) -> Real {
-    let face = &poly.faces[f as usize];
+    let face = &poly.winged.faces[f as usize];
     face.normal.dot(&x.coords) - face.offset
 }
 
 /// Point `x` against the whole polyhedron: inside (within `contact`) or its closest
 /// feature.
 pub(super) fn escape_point(poly: &ConvexPolyhedron, x: &Point3, contact: Real) -> Escape {
-    let outside = (0..poly.faces.len() as u32).map(|f| height(poly, f, x)).fold(Real::NEG_INFINITY, Real::max);
+    let outside = (0..poly.winged.faces.len() as u32).map(|f| height(poly, f, x)).fold(Real::NEG_INFINITY, Real::max);
     if outside <= contact {
         return Escape::Inside(*x);
     }
@@ -44,14 +44,14 @@ pub(super) fn escape_point(poly: &ConvexPolyhedron, x: &Point3, contact: Real) -
 pub(super) fn closest_feature_to_point(poly: &ConvexPolyhedron, x: &Point3) -> Feat {
     let mut best = Real::INFINITY;
     let mut feat = Feat::V(0);
-    for (v, p) in poly.vertices.iter().enumerate() {
+    for (v, p) in poly.winged.vertices.iter().enumerate() {
         let d = (x - p).norm();
         if d < best {
             best = d;
             feat = Feat::V(poly.cells.locate_subcell(v as u32, x));
         }
     }
-    for e in 0..poly.edges.len() as u32 {
+    for e in 0..poly.winged.edges.len() as u32 {
         let (t, h) = poly.edge_points(e);
         let (s, y) = point_segment(x, &t, &h);
         let d = (x - y).norm();
@@ -60,7 +60,7 @@ pub(super) fn closest_feature_to_point(poly: &ConvexPolyhedron, x: &Point3) -> F
             feat = Feat::E(e);
         }
     }
-    for f in 0..poly.faces.len() as u32 {
+    for f in 0..poly.winged.faces.len() as u32 {
         let h = height(poly, f, x);
         if h > 0.0 && h < best && in_prism(poly, f, x, 0.0) {
             best = h;
@@ -74,7 +74,7 @@ pub(super) fn closest_feature_to_point(poly: &ConvexPolyhedron, x: &Point3) -> F
 /// `contact`, by clipping against every face plane) or the feature nearest to it.
 pub(super) fn escape_segment(poly: &ConvexPolyhedron, a: &Point3, b: &Point3, contact: Real) -> Escape {
     let (mut lo, mut hi) = (0.0, 1.0);
-    for f in 0..poly.faces.len() as u32 {
+    for f in 0..poly.winged.faces.len() as u32 {
         // Keep contact - h >= 0.
         let (va, vb) = (contact - height(poly, f, a), contact - height(poly, f, b));
         if va < 0.0 && vb < 0.0 {
@@ -95,7 +95,7 @@ pub(super) fn escape_segment(poly: &ConvexPolyhedron, a: &Point3, b: &Point3, co
     }
     let mut best = Real::INFINITY;
     let mut feat = Feat::V(0);
-    for (v, p) in poly.vertices.iter().enumerate() {
+    for (v, p) in poly.winged.vertices.iter().enumerate() {
         let y = point_segment(p, a, b).1;
         let d = (p - y).norm();
         if d < best {
@@ -103,7 +103,7 @@ pub(super) fn escape_segment(poly: &ConvexPolyhedron, a: &Point3, b: &Point3, co
             feat = Feat::V(poly.cells.locate_subcell(v as u32, &y));
         }
     }
-    for e in 0..poly.edges.len() as u32 {
+    for e in 0..poly.winged.edges.len() as u32 {
         let (t, h) = poly.edge_points(e);
         let (_, s, y, z) = segment_segment(a, b, &t, &h);
         let d = (y - z).norm();
@@ -112,7 +112,7 @@ pub(super) fn escape_segment(poly: &ConvexPolyhedron, a: &Point3, b: &Point3, co
             feat = Feat::E(e);
         }
     }
-    for f in 0..poly.faces.len() as u32 {
+    for f in 0..poly.winged.faces.len() as u32 {
         for x in [a, b] {
             let h = height(poly, f, x);
             if h > 0.0 && h < best && in_prism(poly, f, x, 0.0) {
@@ -127,18 +127,18 @@ pub(super) fn escape_segment(poly: &ConvexPolyhedron, a: &Point3, b: &Point3, co
 /// The lowest-dimensional feature within `tol` of a point on the surface (for the
 /// answer of the exhaustive fallback).
 pub(super) fn locate_surface_point(poly: &ConvexPolyhedron, x: &Point3, tol: Real) -> Feat {
-    for (v, p) in poly.vertices.iter().enumerate() {
+    for (v, p) in poly.winged.vertices.iter().enumerate() {
         if (x - p).norm() <= tol {
             return Feat::V(poly.cells.vertex_first[v]);
         }
     }
-    for e in 0..poly.edges.len() as u32 {
+    for e in 0..poly.winged.edges.len() as u32 {
         let (t, h) = poly.edge_points(e);
         if (x - point_segment(x, &t, &h).1).norm() <= tol {
             return Feat::E(e);
         }
     }
-    for f in 0..poly.faces.len() as u32 {
+    for f in 0..poly.winged.faces.len() as u32 {
         if height(poly, f, x).abs() <= tol && in_prism(poly, f, x, tol) {
             return Feat::F(f);
         }

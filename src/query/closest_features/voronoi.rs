@@ -25,7 +25,7 @@
 //! the bodies' size, and an offset counts as the angle `offset / distance` near
 //! contact, so the offset is only a few rounding units.
 use super::feature::Feat;
-use super::polyhedron::{ConvexPolyhedron, MAX_FACE_SIDES};
+use super::winged_edge::{MAX_FACE_SIDES, WingedEdge};
 use crate::math::{Point3, Real, Vector3};
 
 /// Angle (radians) by which every plane is tilted outwards.
@@ -74,7 +74,7 @@ pub(super) struct Cells {
 impl Cells {
     /// `rings[v]` lists the polygons around vertex v in the order of its edges
     /// (edge j between polygons j-1 and j); `normals` are the polygons' normals.
-    pub(super) fn build(poly: &ConvexPolyhedron, rings: &[Vec<u32>], normals: &[Vector3]) -> Cells {
+    pub(super) fn build(poly: &WingedEdge, rings: &[Vec<u32>], normals: &[Vector3]) -> Cells {
         let mut cells = Cells { edge_ends: vec![[u32::MAX; 2]; poly.edges.len()], ..Cells::default() };
         for v in 0..poly.vertices.len() as u32 {
             cells.vertex_first.push(cells.subcones.len() as u32);
@@ -101,7 +101,7 @@ impl Cells {
         cells
     }
 
-    fn vertex_cone(&mut self, poly: &ConvexPolyhedron, v: u32, ring: &[u32], normals: &[Vector3]) {
+    fn vertex_cone(&mut self, poly: &WingedEdge, v: u32, ring: &[u32], normals: &[Vector3]) {
         let p = poly.vertex(v);
         let edges = poly.vertex_edges(v);
         let k = edges.len();
@@ -159,7 +159,7 @@ impl Cells {
         }
     }
 
-    fn edge_wedge(&mut self, poly: &ConvexPolyhedron, e: u32) {
+    fn edge_wedge(&mut self, poly: &WingedEdge, e: u32) {
         let ed = poly.edges[e as usize];
         let (t, h) = poly.edge_points(e);
         let u = (h - t).normalize();
@@ -226,7 +226,7 @@ impl Cells {
     /// `offset / distance`) outside it, which bounds how far from the true distance a
     /// pair it certifies can be (about that angle times the bodies' size).
     #[inline]
-    pub(super) fn violated(&self, poly: &ConvexPolyhedron, f: Feat, p: &Point3, offset: Real) -> Option<Feat> {
+    pub(super) fn violated(&self, poly: &WingedEdge, f: Feat, p: &Point3, offset: Real) -> Option<Feat> {
         let r = match f {
             Feat::V(s) => (p - poly.vertices[self.subcones[s as usize].vertex as usize]).norm(),
             Feat::E(e) => {

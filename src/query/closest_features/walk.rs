@@ -53,7 +53,7 @@ pub struct ClosestFeatures {
 /// Closest features of two convex polyhedra placed by `pose_a` and `pose_b`, warm
 /// started from `start` (`None`: from the first vertices of both).
 pub fn closest_features(a: &ConvexPolyhedron, pose_a: &Isometry3, b: &ConvexPolyhedron, pose_b: &Isometry3, start: Option<FeaturePair>) -> ClosestFeatures {
-    let start = start.and_then(|s| Some((Feat::from_public(s.a, a)?, Feat::from_public(s.b, b)?)));
+    let start = start.and_then(|s| Some((a.internal(s.a)?, b.internal(s.b)?)));
     // A public vertex does not say which sub-cell of its cone (§3.2.4–3.2.5) the other body
     // was in: locate it from the other feature's position.
     let start = start.map(|(fa, fb)| {
@@ -75,7 +75,7 @@ pub(super) fn walk(
     start: Option<(Feat, Feat)>,
 ) -> (ClosestFeatures, (Feat, Feat)) {
     let default = (Feat::V(0), Feat::V(0));
-    let mut pair = start.filter(|(fa, fb)| fa.valid(a) && fb.valid(b)).unwrap_or(default);
+    let mut pair = start.filter(|&(fa, fb)| a.has(fa) && b.has(fb)).unwrap_or(default);
     let b2a = Frame::from_isometry(&pose_a.inv_mul(pose_b));
     let a2b = b2a.inverse();
     let scale = a.scale + b.scale + b2a.offset();
@@ -111,7 +111,7 @@ pub(super) fn walk(
         pair = (locate_vertex_subcell(a, pair.0, &(b2a.point(&pb))), locate_vertex_subcell(b, pair.1, &a2b.point(&pa)));
         let (point_a, point_b) = (pose_a * pa, pose_b * pb);
         let distance = if penetrating { 0.0 } else { (point_a - point_b).norm() };
-        let features = FeaturePair { a: pair.0.public(a), b: pair.1.public(b) };
+        let features = FeaturePair { a: a.public(pair.0), b: b.public(pair.1) };
         return (ClosestFeatures { distance, point_a, point_b, features, steps, penetrating, fallback: false }, pair);
     }
     FALLBACKS.fetch_add(1, Ordering::Relaxed);
@@ -121,12 +121,12 @@ pub(super) fn walk(
 /// A point of a feature (vertex, edge midpoint, face centroid), in its body's frame.
 fn representative_point(p: &ConvexPolyhedron, f: Feat) -> Point3 {
     match f {
-        Feat::V(s) => p.vertices[p.cells.subcones[s as usize].vertex as usize],
+        Feat::V(s) => p.winged.vertices[p.cells.subcones[s as usize].vertex as usize],
         Feat::E(e) => {
             let (t, h) = p.edge_points(e);
             nalgebra::center(&t, &h)
         }
-        Feat::F(f) => p.faces[f as usize].centroid,
+        Feat::F(f) => p.winged.faces[f as usize].centroid,
     }
 }
 
@@ -139,7 +139,7 @@ fn locate_vertex_subcell(p: &ConvexPolyhedron, f: Feat, x: &Point3) -> Feat {
 }
 
 fn feature_count(p: &ConvexPolyhedron) -> usize {
-    p.vertices.len() + p.edges.len() + p.faces.len()
+    p.winged.vertices.len() + p.winged.edges.len() + p.winged.faces.len()
 }
 
 /// One step: the case for the pair's feature types, mirrored so the first feature
@@ -167,7 +167,7 @@ fn fallback(a: &ConvexPolyhedron, pose_a: &Isometry3, b: &ConvexPolyhedron, pose
     let locate_tol = tol.flare.max(1e-9 * cp.distance);
     let fa = locate_surface_point(a, &pose_a.inverse_transform_point(&cp.point_a), locate_tol);
     let fb = locate_surface_point(b, &pose_b.inverse_transform_point(&cp.point_b), locate_tol);
-    let features = FeaturePair { a: fa.public(a), b: fb.public(b) };
+    let features = FeaturePair { a: a.public(fa), b: b.public(fb) };
     let distance = if penetrating { 0.0 } else { cp.distance };
     let answer = ClosestFeatures { distance, point_a: cp.point_a, point_b: cp.point_b, features, steps, penetrating, fallback: true };
     (answer, (fa, fb))

@@ -1,5 +1,5 @@
-//! Mesh against mesh: simultaneous descent of both OBB trees with Šinjur's
-//! triangle-triangle test at leaf pairs, then solid containment of closed meshes.
+//! Mesh against mesh: simultaneous descent of both OBB trees with the triangle-triangle
+//! test of Šinjur 2001 §5 at leaf pairs, then solid containment of closed meshes.
 use crate::math::{Isometry3, Point3};
 use crate::partitioning::NodeContent;
 use crate::query::triangle_triangle::triangles_intersect;

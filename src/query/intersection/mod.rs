@@ -2,10 +2,10 @@
 //!
 //! Exact discrete collision for one configuration: closed-form or separating-axis tests
 //! where both sides are primitives, GJK for the other convex pairs, OBB-tree traversal
-//! for meshes with Šinjur's triangle-triangle test at the leaves, the hierarchy of a voxel
-//! map down to its cubes. Primitives are solid;
-//! a mesh counts as solid where it is closed, so a shape entirely inside another is a
-//! collision even when no surfaces touch.
+//! for meshes with the triangle-triangle test of Šinjur 2001 §5 at the leaves, the
+//! hierarchy of a voxel map down to its cubes. Primitives are solid; a mesh counts as
+//! solid where it is closed, so a shape entirely inside another is a collision even
+//! when no surfaces touch.
 mod convex_convex;
 mod mesh_convex;
 mod mesh_mesh;

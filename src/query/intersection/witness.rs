@@ -2,14 +2,12 @@
 //! sample after sample, so the triangle (or triangle pair) that touched last is tested
 //! first (the same exact leaf test), then the triangles across its edges (where a
 //! contact sliding over the surface went), and the whole descent runs only where none
-//! of them touches. (`cargo bench --bench real_use`, the 32 colliding trajectories: of
-//! the exit marches' descents that found a contact, 4,274 -> 1,706 with the triangles
-//! across the edges; the pipeline's CPU 985 -> 966 ms, the same events and depths bit
-//! for bit.) Where one solid held the other last time with no surfaces meeting (an
-//! obstacle inside a link's closed mesh, or one mesh inside another; a mesh inside a
-//! primitive has a triangle meeting the solid primitive as its witness), the
-//! containment test comes first: the descent would walk every node to find no surface
-//! and end in the same test. Whether the shapes touch is
+//! of them touches: most of an exit march's descents that would find a contact are
+//! spared, with the same events and depths bit for bit. Where one solid held the other
+//! last time with no surfaces meeting (an obstacle inside a link's closed mesh, or one
+//! mesh inside another; a mesh inside a primitive has a triangle meeting the solid
+//! primitive as its witness), the containment test comes first: the descent would walk
+//! every node to find no surface and end in the same test. Whether the shapes touch is
 //! answered as [`super::intersection_point`] answers it, the witness or not: a witness
 //! that touches (or holds) proves contact, one that does not proves nothing. The common
 //! point may be another one than the descent's.

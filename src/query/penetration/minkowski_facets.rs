@@ -54,116 +54,169 @@ pub fn polytope_penetration_exact(a: &[Point3], pose_a: &Isometry3, b: &[Point3]
     if a.len() * b.len() > MAX_PAIRS {
         return penetration_depth(&ca, pose_a, &cb, pose_b);
     }
-    let nb = wb.len();
-    let diffs: Vec<Vector3> = wa.iter().flat_map(|p| wb.iter().map(move |q| p - q)).collect();
-    let height = |n: &Vector3| {
-        wa.iter().map(|p| p.coords.dot(n)).fold(Real::NEG_INFINITY, Real::max) - wb.iter().map(|q| q.coords.dot(n)).fold(Real::INFINITY, Real::min)
-    };
-    let scale = wa.iter().chain(&wb).map(|p| p.coords.norm()).fold(0.0, Real::max);
-
-    let count = diffs.len() as Real;
-    let mean = diffs.iter().fold(Vector3::zeros(), |s, d| s + d) / count;
-    let cov = diffs.iter().fold(Matrix3::zeros(), |s, d| s + (d - mean) * (d - mean).transpose()) / count;
-    let eigen = cov.symmetric_eigen();
-    let (mut order, values) = ([0usize, 1, 2], eigen.eigenvalues);
-    order.sort_by(|&i, &j| values[i].total_cmp(&values[j]));
-    let (smallest, largest) = (values[order[0]], values[order[2]]);
-    let axis = |k: usize| eigen.eigenvectors.column(order[k]).into_owned();
-
-    if !(smallest > 1e-20 * largest && largest > 0.0) {
-        // Flat (a relative thickness below 1e-10): the depth is along the normal of
-        // the plane (or of the line) and is the thickness at most.
-        let mut normals = vec![axis(0), -axis(0)];
-        // Not above (NaN counts as flat).
-        if values[order[1]].partial_cmp(&(1e-20 * largest)) != Some(std::cmp::Ordering::Greater) {
-            normals.extend([axis(1), -axis(1)]);
-        }
-        let (h, n) = normals.iter().map(|n| (height(n), *n)).min_by(|x, y| x.0.total_cmp(&y.0))?;
-        let contact = gjk::closest_points(&ca, pose_a, &cb, pose_b);
-        let mid = nalgebra::center(&contact.point_a, &contact.point_b);
-        let depth = h.max(0.0);
-        return Some(Penetration { depth, normal: n, point_a: mid + n * (depth * 0.5), point_b: mid - n * (depth * 0.5) });
+    let placed = Placed { a: ca, pose_a, b: cb, pose_b, wa, wb };
+    let diffs: Vec<Vector3> = placed.wa.iter().flat_map(|p| placed.wb.iter().map(move |q| p - q)).collect();
+    let spread = Spread::of(&diffs);
+    if !spread.solid() {
+        return placed.flat(&spread);
     }
-
-    // Whitened copies for parry, keyed back to the pairs.
-    let whiten = Matrix3::from_rows(&[0, 1, 2].map(|k| (axis(k) / values[order[k]].sqrt()).transpose()));
-    let white: Vec<parry3d_f64::math::Vector3> = diffs
-        .iter()
-        .map(|d| {
-            let y = whiten * (d - mean);
-            parry3d_f64::math::Vector3::new(y.x, y.y, y.z)
-        })
-        .collect();
-    let key = |v: &parry3d_f64::math::Vector3| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
-    let index: HashMap<[u64; 3], usize> = white.iter().enumerate().map(|(i, v)| (key(v), i)).collect();
-    // parry's hull may panic on degenerate input (as closest_features::hull also guards).
-    let hull = std::panic::catch_unwind(|| parry3d_f64::transformation::try_convex_hull(&white));
-    let Ok(Ok((hull_points, triangles))) = hull else {
-        log::debug!("convex hull of {} differences failed; EPA instead", white.len());
+    let Some(facets) = placed.hull_facets(&diffs, &spread) else {
         return penetration_depth(&ca, pose_a, &cb, pose_b);
     };
-    let Some(corner_ids): Option<Vec<usize>> = hull_points.iter().map(|p| index.get(&key(p)).copied()).collect() else {
-        return penetration_depth(&ca, pose_a, &cb, pose_b);
-    };
-
-    // Each facet's outward unit normal and the support value along it.
-    let facets: Vec<([usize; 3], Vector3, Real)> = triangles
-        .iter()
-        .filter_map(|t| {
-            let ids = t.map(|k| corner_ids[k as usize]);
-            let n = facet_normal(&ids.map(|i| diffs[i]), &mean)?;
-            Some((ids, n, height(&n)))
-        })
-        .collect();
     let &(_, normal, h) = facets.iter().min_by(|x, y| x.2.total_cmp(&y.2))?;
     let depth = h.max(0.0);
-
-    // Witnesses: the origin's projection in a facet of the same plane that holds it.
-    let tolerance = 1e-12 * scale.max(Real::MIN_POSITIVE);
-    let target = normal * h;
-    let mut best: Option<(Real, [Real; 3], [usize; 3])> = None;
-    for (ids, n, hf) in &facets {
-        if (hf - h).abs() > tolerance || n.dot(&normal) < 1.0 - 1e-9 {
-            continue;
-        }
-        let p = ids.map(|i| diffs[i]);
-        let mut l = [0.0; 3];
-        for (k, lk) in l.iter_mut().enumerate() {
-            *lk = (p[(k + 1) % 3] - target).cross(&(p[(k + 2) % 3] - target)).dot(n);
-        }
-        let sum: Real = l.iter().sum();
-        // The facet may wind either way (the hull was taken in whitened coordinates): the
-        // ratios l/sum are the barycentric coordinates whatever the sign.
-        if !(sum != 0.0 && sum.is_finite()) {
-            continue;
-        }
-        let l = l.map(|x| x / sum);
-        let worst = l.iter().copied().fold(Real::INFINITY, Real::min);
-        if best.as_ref().is_none_or(|b| worst > b.0) {
-            best = Some((worst, l, *ids));
-        }
-    }
-    let (mut point_a, mut point_b) = match best {
-        Some((_, l, ids)) => {
-            let l = l.map(|x| x.max(0.0));
-            let sum: Real = l.iter().sum();
-            let mut pa = Vector3::zeros();
-            let mut pb = Vector3::zeros();
-            for k in 0..3 {
-                pa += wa[ids[k] / nb].coords * (l[k] / sum);
-                pb += wb[ids[k] % nb].coords * (l[k] / sum);
-            }
-            (Point3::from(pa), Point3::from(pb))
-        }
-        None => {
-            let contact = gjk::closest_points(&ca, pose_a, &cb, pose_b);
-            (contact.point_a, contact.point_b)
-        }
-    };
+    let (mut point_a, mut point_b) = placed.witnesses(&diffs, &facets, &normal, h);
     let error = (point_a - point_b - normal * depth) * 0.5;
     point_a -= error;
     point_b += error;
     Some(Penetration { depth, normal, point_a, point_b })
+}
+
+/// A facet of the difference's hull: the vertex pairs of its corners (index `i` is
+/// vertex `i / nb` of A less vertex `i % nb` of B), its outward unit normal, and the
+/// support value along it.
+type Facet = ([usize; 3], Vector3, Real);
+
+/// The two polytopes as placed: their vertices in their own frames with the poses, and
+/// in the world.
+struct Placed<'p> {
+    a: VertexCloud<'p>,
+    pose_a: &'p Isometry3,
+    b: VertexCloud<'p>,
+    pose_b: &'p Isometry3,
+    wa: Vec<Point3>,
+    wb: Vec<Point3>,
+}
+
+/// The principal axes of the vertex differences: their mean, and the covariance's
+/// eigenvalues and unit eigenvectors from the smallest spread to the largest.
+struct Spread {
+    mean: Vector3,
+    values: [Real; 3],
+    axes: [Vector3; 3],
+}
+
+impl Spread {
+    fn of(diffs: &[Vector3]) -> Self {
+        let count = diffs.len() as Real;
+        let mean = diffs.iter().fold(Vector3::zeros(), |s, d| s + d) / count;
+        let cov = diffs.iter().fold(Matrix3::zeros(), |s, d| s + (d - mean) * (d - mean).transpose()) / count;
+        let eigen = cov.symmetric_eigen();
+        let (mut order, values) = ([0usize, 1, 2], eigen.eigenvalues);
+        order.sort_by(|&i, &j| values[i].total_cmp(&values[j]));
+        Self { mean, values: order.map(|i| values[i]), axes: order.map(|i| eigen.eigenvectors.column(i).into_owned()) }
+    }
+
+    /// Whether the differences span a solid: a relative thickness of 1e-10 or more.
+    fn solid(&self) -> bool {
+        let (smallest, largest) = (self.values[0], self.values[2]);
+        smallest > 1e-20 * largest && largest > 0.0
+    }
+}
+
+impl Placed<'_> {
+    /// The support function of the difference along `n`: `max_a a·n − min_b b·n`.
+    fn height(&self, n: &Vector3) -> Real {
+        self.wa.iter().map(|p| p.coords.dot(n)).fold(Real::NEG_INFINITY, Real::max) - self.wb.iter().map(|q| q.coords.dot(n)).fold(Real::INFINITY, Real::min)
+    }
+
+    /// A flat difference: the depth is along the normal of the plane (or of the line)
+    /// and is the thickness at most.
+    fn flat(&self, spread: &Spread) -> Option<Penetration> {
+        let mut normals = vec![spread.axes[0], -spread.axes[0]];
+        // Not above (NaN counts as flat).
+        if spread.values[1].partial_cmp(&(1e-20 * spread.values[2])) != Some(std::cmp::Ordering::Greater) {
+            normals.extend([spread.axes[1], -spread.axes[1]]);
+        }
+        let (h, n) = normals.iter().map(|n| (self.height(n), *n)).min_by(|x, y| x.0.total_cmp(&y.0))?;
+        let contact = gjk::closest_points(&self.a, self.pose_a, &self.b, self.pose_b);
+        let mid = nalgebra::center(&contact.point_a, &contact.point_b);
+        let depth = h.max(0.0);
+        Some(Penetration { depth, normal: n, point_a: mid + n * (depth * 0.5), point_b: mid - n * (depth * 0.5) })
+    }
+
+    /// The facets of the hull of the differences, from parry on whitened copies keyed
+    /// back to the pairs; `None` where parry fails (EPA answers instead).
+    fn hull_facets(&self, diffs: &[Vector3], spread: &Spread) -> Option<Vec<Facet>> {
+        let mean = spread.mean;
+        let whiten = Matrix3::from_rows(&[0, 1, 2].map(|k| (spread.axes[k] / spread.values[k].sqrt()).transpose()));
+        let white: Vec<parry3d_f64::math::Vector3> = diffs
+            .iter()
+            .map(|d| {
+                let y = whiten * (d - mean);
+                parry3d_f64::math::Vector3::new(y.x, y.y, y.z)
+            })
+            .collect();
+        let key = |v: &parry3d_f64::math::Vector3| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
+        let index: HashMap<[u64; 3], usize> = white.iter().enumerate().map(|(i, v)| (key(v), i)).collect();
+        // parry's hull may panic on degenerate input (as closest_features::hull also guards).
+        let hull = std::panic::catch_unwind(|| parry3d_f64::transformation::try_convex_hull(&white));
+        let Ok(Ok((hull_points, triangles))) = hull else {
+            log::debug!("convex hull of {} differences failed; EPA instead", white.len());
+            return None;
+        };
+        let corner_ids: Vec<usize> = hull_points.iter().map(|p| index.get(&key(p)).copied()).collect::<Option<_>>()?;
+        // Each facet's outward unit normal and the support value along it.
+        let facets = triangles
+            .iter()
+            .filter_map(|t| {
+                let ids = t.map(|k| corner_ids[k as usize]);
+                let n = facet_normal(&ids.map(|i| diffs[i]), &mean)?;
+                Some((ids, n, self.height(&n)))
+            })
+            .collect();
+        Some(facets)
+    }
+
+    /// Witnesses of the depth `h` along `normal`: the origin's projection in a facet of
+    /// the same plane that holds it (the one it lies deepest inside), as the same
+    /// combination of the facet's vertex pairs; else GJK's closest points.
+    fn witnesses(&self, diffs: &[Vector3], facets: &[Facet], normal: &Vector3, h: Real) -> (Point3, Point3) {
+        let (wa, wb) = (&self.wa, &self.wb);
+        let nb = wb.len();
+        let scale = wa.iter().chain(wb).map(|p| p.coords.norm()).fold(0.0, Real::max);
+        let tolerance = 1e-12 * scale.max(Real::MIN_POSITIVE);
+        let target = normal * h;
+        let mut best: Option<(Real, [Real; 3], [usize; 3])> = None;
+        for (ids, n, hf) in facets {
+            if (hf - h).abs() > tolerance || n.dot(normal) < 1.0 - 1e-9 {
+                continue;
+            }
+            let p = ids.map(|i| diffs[i]);
+            let mut l = [0.0; 3];
+            for (k, lk) in l.iter_mut().enumerate() {
+                *lk = (p[(k + 1) % 3] - target).cross(&(p[(k + 2) % 3] - target)).dot(n);
+            }
+            let sum: Real = l.iter().sum();
+            // The facet may wind either way (the hull was taken in whitened coordinates): the
+            // ratios l/sum are the barycentric coordinates whatever the sign.
+            if !(sum != 0.0 && sum.is_finite()) {
+                continue;
+            }
+            let l = l.map(|x| x / sum);
+            let worst = l.iter().copied().fold(Real::INFINITY, Real::min);
+            if best.as_ref().is_none_or(|b| worst > b.0) {
+                best = Some((worst, l, *ids));
+            }
+        }
+        match best {
+            Some((_, l, ids)) => {
+                let l = l.map(|x| x.max(0.0));
+                let sum: Real = l.iter().sum();
+                let mut pa = Vector3::zeros();
+                let mut pb = Vector3::zeros();
+                for k in 0..3 {
+                    pa += wa[ids[k] / nb].coords * (l[k] / sum);
+                    pb += wb[ids[k] % nb].coords * (l[k] / sum);
+                }
+                (Point3::from(pa), Point3::from(pb))
+            }
+            None => {
+                let contact = gjk::closest_points(&self.a, self.pose_a, &self.b, self.pose_b);
+                (contact.point_a, contact.point_b)
+            }
+        }
+    }
 }
 
 /// Unit normal of a facet turned away from `inside`; `None` when degenerate. Taken at
