@@ -23,6 +23,9 @@ for component in rustfmt clippy; do
 done
 cargo fmt --check
 cargo clippy --release --all-targets -- -D warnings
+# The build without the DDS transport (`--no-default-features`: check and demo only)
+# must keep compiling, warning-free.
+cargo clippy --release --no-default-features --lib --bins -- -D warnings
 
 section "Python test environment (.venv)"
 bash scripts/setup_python.sh

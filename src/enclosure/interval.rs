@@ -21,7 +21,7 @@ use std::ops::{Add, AddAssign, Div, Mul, MulAssign, Neg, Sub, SubAssign};
 /// 8 ulps of the value `v`) plus `2ε` absolute (2 ulps of 1, for values near 0), so a
 /// libm several times worse than documented still gives a sound enclosure, for a
 /// widening of about 2e-15 at most, far below anything a motion bound resolves.
-/// `tests/interval_enclosure.rs` (`libm_sin_cos_within_one_ulp`) checks the libm it runs
+/// `tests/robot_motion/interval_enclosure.rs` (`libm_sin_cos_within_one_ulp`) checks the libm it runs
 /// on against a double-double reference: within 1 ulp.
 pub const LIBM_TRIG_ERROR: (f64, f64) = (8.0 * f64::EPSILON, 2.0 * f64::EPSILON);
 

@@ -116,7 +116,7 @@ pub enum GoalCommand<R> {
     /// Answer a client's goal request.
     AnswerGoal { controller: usize, request: R, accepted: bool, stamp: msg::Time },
     /// Hand work to the worker.
-    Worker(GateWork),
+    Worker(Box<GateWork>),
     /// Send the goal to the controller under the client's goal id (one id from MoveIt to
     /// the controller); answer with [`GoalEvent::ControllerAnswered`], or
     /// [`GoalEvent::ForwardFailed`] when it cannot be sent.
@@ -269,7 +269,7 @@ impl<R: std::fmt::Debug> GoalLife<R> {
         self.supersede_undecided(key, now, out);
         let info = msg::GoalInfo { goal_id: key.goal_id, stamp };
         self.goals.insert(key, GoalEntry { gate: gate.clone(), info, stage: Stage::Checking, waiting: Vec::new(), ending: None });
-        out.push(GoalCommand::Worker(GateWork::Check(gate)));
+        out.push(GoalCommand::Worker(Box::new(GateWork::Check(gate))));
         self.publish_statuses(key.controller, out);
     }
 
@@ -283,7 +283,7 @@ impl<R: std::fmt::Debug> GoalLife<R> {
         let undecided: Vec<GoalKey> =
             self.goals.iter().filter(|(k, e)| k.controller == newer.controller && matches!(e.stage, Stage::Checking)).map(|(k, _)| *k).collect();
         for key in undecided {
-            out.push(GoalCommand::Worker(GateWork::Withdrawn(key)));
+            out.push(GoalCommand::Worker(Box::new(GateWork::Withdrawn(key))));
             let preempted = outcome(Outcome::SUCCESSFUL, "ccd_guard: preempted by a newer goal before it was checked");
             self.finish(key, GoalStatusCode::Canceled, preempted, now, out);
         }
@@ -421,7 +421,7 @@ impl<R: std::fmt::Debug> GoalLife<R> {
         let deadline = start + Duration::from_secs_f64(planned.clamp(0.0, 1e6)) + CONTROLLER_RESULT_GRACE;
         entry.stage = Stage::Executing { deadline };
         log::info!("{}: the controller runs goal {:?}", entry.gate.source, entry.info.goal_id);
-        out.push(GoalCommand::Worker(GateWork::Started { goal: entry.gate.clone(), start }));
+        out.push(GoalCommand::Worker(Box::new(GateWork::Started { goal: entry.gate.clone(), start })));
         if entry.ending.is_some() {
             self.let_go(key, now, out);
         } else {
@@ -470,7 +470,7 @@ impl<R: std::fmt::Debug> GoalLife<R> {
         entry.stage = Stage::Done { status, outcome: result, ended: now };
         entry.ending = None;
         if was_running {
-            out.push(GoalCommand::Worker(GateWork::Ended(key)));
+            out.push(GoalCommand::Worker(Box::new(GateWork::Ended(key))));
         }
         self.publish_statuses(key.controller, out);
     }

@@ -166,7 +166,8 @@ fn parry_hull(points: &[Point3]) -> Result<(Vec<Point3>, Vec<[u32; 3]>), HullErr
         .collect();
     let key = |v: &PVector| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
     let index: HashMap<[u64; 3], usize> = white.iter().enumerate().rev().map(|(i, v)| (key(v), i)).collect();
-    let hull = std::panic::catch_unwind(|| parry3d_f64::transformation::try_convex_hull(&white));
+    // parry's hull may panic on degenerate input; the guard keeps its message off stderr.
+    let hull = crate::panic_guard::guarded(|| parry3d_f64::transformation::try_convex_hull(&white));
     let (hv, tris) = match hull {
         Ok(Ok(h)) => h,
         Ok(Err(e)) => return Err(HullError::Parry(format!("{e:?}"))),

@@ -149,8 +149,9 @@ impl Placed<'_> {
             .collect();
         let key = |v: &parry3d_f64::math::Vector3| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
         let index: HashMap<[u64; 3], usize> = white.iter().enumerate().map(|(i, v)| (key(v), i)).collect();
-        // parry's hull may panic on degenerate input (as closest_features::hull also guards).
-        let hull = std::panic::catch_unwind(|| parry3d_f64::transformation::try_convex_hull(&white));
+        // parry's hull may panic on degenerate input (as closest_features::hull also guards);
+        // the guard keeps its message off stderr.
+        let hull = crate::panic_guard::guarded(|| parry3d_f64::transformation::try_convex_hull(&white));
         let Ok(Ok((hull_points, triangles))) = hull else {
             log::debug!("convex hull of {} differences failed; EPA instead", white.len());
             return None;

@@ -55,7 +55,7 @@ fn worker(commands: &Commands) -> Vec<&GateWork> {
     commands
         .iter()
         .filter_map(|c| match c {
-            GoalCommand::Worker(w) => Some(w),
+            GoalCommand::Worker(w) => Some(w.as_ref()),
             _ => None,
         })
         .collect()

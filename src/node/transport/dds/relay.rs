@@ -221,12 +221,13 @@ impl Relay {
                     log::error!("{}: answering a goal: {e:?}", c.action);
                 }
             }
-            GoalCommand::Worker(GateWork::Withdrawn(key)) => {
-                // A check not yet handed over is simply not handed over.
-                work.retain(|w| !matches!(w, GateWork::Check(goal) if goal.key == key));
-                work.push(GateWork::Withdrawn(key));
+            GoalCommand::Worker(item) => {
+                if let GateWork::Withdrawn(key) = *item {
+                    // A check not yet handed over is simply not handed over.
+                    work.retain(|w| !matches!(w, GateWork::Check(goal) if goal.key == key));
+                }
+                work.push(*item);
             }
-            GoalCommand::Worker(item) => work.push(item),
             GoalCommand::Forward { key, goal } => {
                 let c = &self.controllers[key.controller];
                 match c.client.goal_client().send_request(SendGoalRequest { goal_id: goal_id_of(key.goal_id), goal: *goal }) {
