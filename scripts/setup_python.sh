@@ -9,7 +9,7 @@ set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$REPO_ROOT/.venv"
-REQUIREMENTS="$REPO_ROOT/test/python/requirements.txt"
+REQUIREMENTS="$REPO_ROOT/interop/python/requirements.txt"
 STAMP="$VENV/.ccd_guard-requirements.stamp"
 PYTHON="${PYTHON:-python3}"
 
