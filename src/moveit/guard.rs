@@ -1,6 +1,7 @@
 //! What the node does with what it hears, apart from any transport: it keeps the
-//! planning scene, checks trajectories, and makes verdicts and markers. The transport
-//! ([`super::node`]) feeds it messages in arrival order and sends what it returns.
+//! planning scene, checks trajectories, and makes verdicts and markers. The node's
+//! worker (`crate::node::worker`) feeds it messages in arrival order, and a transport
+//! sends what it returns.
 use super::convert::{self, PlanError};
 use super::internal_error::InternalError;
 use super::markers::contact_markers;

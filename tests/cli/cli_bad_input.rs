@@ -275,7 +275,7 @@ fn help_lists_the_exit_statuses() {
         let out = ccd_guard().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(0));
         let text = String::from_utf8_lossy(&out.stdout);
-        for words in ["0 collision_free", "1 collision", "2 bad input", "3 uncertain", "4 collision-free but closer than --min-clearance", "interfaces.md"] {
+        for words in ["0 collision_free", "1 collision", "2 bad input", "3 uncertain", "4 collision-free but closer than --min-clearance", "docs/cli.md"] {
             assert!(text.contains(words), "{args:?}: '{words}' in {text}");
         }
     }
