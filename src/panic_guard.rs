@@ -32,6 +32,11 @@ fn install_quiet_hook() {
 
 /// Runs `f`; a panic inside it becomes `Err` with the panic's message, and is not
 /// reported on stderr (the caller reports it).
+///
+/// For calls into other code that touches no state of ours (a reader over bytes, a hull
+/// of points): `f` is taken as unwind safe. Every panic on this thread while `f` runs is
+/// silent, so `f` must not run other work of ours (a rayon pool's stolen jobs), and a
+/// panic that aborts the process inside it dies without its message.
 pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     install_quiet_hook();
     GUARDED.with(|g| g.set(g.get() + 1));

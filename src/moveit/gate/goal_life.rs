@@ -206,6 +206,12 @@ impl<R: std::fmt::Debug> GoalLife<R> {
         self.goals.values().any(GoalEntry::is_active)
     }
 
+    /// Whether the goal waits on its controller (forwarded, or running): the transport
+    /// keeps the requests it made for it until then.
+    pub fn awaits_controller(&self, key: &GoalKey) -> bool {
+        self.goals.get(key).is_some_and(|e| matches!(e.stage, Stage::Forwarding { .. } | Stage::Executing { .. }))
+    }
+
     /// Takes one event at `now`; returns what the transport must do, in order.
     pub fn handle(&mut self, event: GoalEvent<R>, now: Instant) -> Vec<GoalCommand<R>> {
         let mut out = Vec::new();
@@ -260,12 +266,12 @@ impl<R: std::fmt::Debug> GoalLife<R> {
         let action = &self.actions[key.controller].0;
         if self.goals.contains_key(&key) {
             // A repeated id: rcl_action rejects it.
-            log::warn!("{action}: goal {:?} sent twice; rejected", key.goal_id);
+            log::warn!("{action}: goal {} sent twice; rejected", key.goal_id);
             out.push(GoalCommand::AnswerGoal { controller: key.controller, request, accepted: false, stamp });
             return;
         }
         out.push(GoalCommand::AnswerGoal { controller: key.controller, request, accepted: true, stamp });
-        log::info!("{action}: goal {:?} ({} points) accepted for checking", key.goal_id, gate.goal.trajectory.points.len());
+        log::info!("{action}: goal {} ({} points) accepted for checking", key.goal_id, gate.goal.trajectory.points.len());
         self.supersede_undecided(key, now, out);
         let info = msg::GoalInfo { goal_id: key.goal_id, stamp };
         self.goals.insert(key, GoalEntry { gate: gate.clone(), info, stage: Stage::Checking, waiting: Vec::new(), ending: None });
@@ -420,7 +426,7 @@ impl<R: std::fmt::Debug> GoalLife<R> {
         let start = now + start_delay(goal.trajectory.header.stamp);
         let deadline = start + Duration::from_secs_f64(planned.clamp(0.0, 1e6)) + CONTROLLER_RESULT_GRACE;
         entry.stage = Stage::Executing { deadline };
-        log::info!("{}: the controller runs goal {:?}", entry.gate.source, entry.info.goal_id);
+        log::info!("{}: the controller runs goal {}", entry.gate.source, entry.info.goal_id);
         out.push(GoalCommand::Worker(Box::new(GateWork::Started { goal: entry.gate.clone(), start })));
         if entry.ending.is_some() {
             self.let_go(key, now, out);
@@ -463,7 +469,7 @@ impl<R: std::fmt::Debug> GoalLife<R> {
     fn finish(&mut self, key: GoalKey, status: GoalStatusCode, result: Outcome, now: Instant, out: &mut Vec<GoalCommand<R>>) {
         let Some(entry) = self.goals.get_mut(&key) else { return };
         let was_running = matches!(entry.stage, Stage::Executing { .. });
-        log::info!("{}: goal {:?} ends {status:?} ({}): {}", self.actions[key.controller].0, entry.info.goal_id, result.error_code, result.error_string);
+        log::info!("{}: goal {} ends {status:?} ({}): {}", self.actions[key.controller].0, entry.info.goal_id, result.error_code, result.error_string);
         for request in entry.waiting.drain(..) {
             out.push(GoalCommand::SendResult { controller: key.controller, request, status, result: result.clone() });
         }

@@ -12,6 +12,13 @@ pub struct Uuid {
     pub uuid: [u8; 16],
 }
 
+/// 32 hexadecimal digits, as ROS tools print a goal id.
+impl std::fmt::Display for Uuid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.uuid.iter().try_for_each(|byte| write!(f, "{byte:02x}"))
+    }
+}
+
 /// `action_msgs/msg/GoalInfo`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]

@@ -29,7 +29,7 @@ pub type Wake = Box<dyn Fn() + Send>;
 pub trait Transport {
     /// What the node serves (its topics, service and gate actions), for the start-up log.
     fn describe(&self) -> String;
-    /// How the worker wakes the transport's event loop.
+    /// How the worker wakes the transport's event loop (asked for once, before [`Self::serve`]).
     fn waker(&self) -> Result<Wake, TransportError>;
     /// The event loop: queue what arrives, send what the worker hands back, until `stop`
     /// is set.

@@ -250,3 +250,67 @@ fn a_stamp_in_the_future_delays_the_start() {
     let later = start_delay(msg::Time { sec: now.sec + 3, ..now });
     assert!(later > Duration::from_millis(2900) && later <= Duration::from_secs(3), "{later:?}");
 }
+
+#[test]
+fn a_cancel_of_every_goal_ends_each_active_one() {
+    let (mut life, t0) = (life(), Instant::now());
+    receive(&mut life, 1, 10, t0);
+    life.handle(GoalEvent::Decided { key: key(1), decision: GateDecision::Forward }, t0);
+    receive(&mut life, 2, 20, t0);
+    let all = msg::GoalInfo { goal_id: msg::Uuid::default(), stamp: msg::Time::default() };
+    let out = life.handle(GoalEvent::CancelRequested { controller: 0, request: 3, goal_info: all }, t0);
+    assert!(matches!(&out[0], GoalCommand::AnswerCancel { code: CancelCode::None, goals_canceling, .. } if goals_canceling.len() == 2), "{out:?}");
+    // Goal 2 was being checked: ended at once; goal 1 waits for its controller's answer.
+    assert_eq!(statuses(&out), [(id(1), GoalStatusCode::Canceling), (id(2), GoalStatusCode::Canceled)]);
+    assert!(life.awaits_controller(&key(1)) && !life.awaits_controller(&key(2)));
+}
+
+#[test]
+fn a_deadline_ends_a_goal_being_cancelled_as_cancelled() {
+    let (mut life, t0) = (life(), Instant::now());
+    receive(&mut life, 1, 10, t0);
+    life.handle(GoalEvent::Decided { key: key(1), decision: GateDecision::Forward }, t0);
+    life.handle(GoalEvent::CancelRequested { controller: 0, request: 2, goal_info: msg::GoalInfo { goal_id: id(1), stamp: msg::Time::default() } }, t0);
+    life.handle(GoalEvent::ResultRequested { controller: 0, request: 3, goal_id: id(1) }, t0);
+    let out = life.handle(GoalEvent::Tick, t0 + CONTROLLER_ANSWER + Duration::from_millis(1));
+    assert_eq!(results(&out), [(3, GoalStatusCode::Canceled, Outcome::SUCCESSFUL)]);
+    assert!(!life.awaits_controller(&key(1)));
+}
+
+#[test]
+fn a_refusal_preempts_a_goal_still_being_forwarded_once_its_controller_has_it() {
+    let (mut life, t0) = (life(), Instant::now());
+    receive(&mut life, 1, 10, t0);
+    life.handle(GoalEvent::Decided { key: key(1), decision: GateDecision::Forward }, t0);
+    receive(&mut life, 2, 20, t0);
+    let refusal = Outcome { error_code: Outcome::INVALID_GOAL, error_string: "ccd_guard: collision".into() };
+    let out = life.handle(GoalEvent::Decided { key: key(2), decision: GateDecision::Refuse(refusal) }, t0);
+    assert!(!out.iter().any(|c| matches!(c, GoalCommand::CancelAtController { .. })), "the controller does not have it yet: {out:?}");
+    assert_eq!(statuses(&out), [(id(1), GoalStatusCode::Canceling), (id(2), GoalStatusCode::Aborted)]);
+    let out = life.handle(GoalEvent::ControllerAnswered { key: key(1), accepted: true }, t0);
+    assert!(out.iter().any(|c| matches!(c, GoalCommand::CancelAtController { key: k } if *k == key(1))), "{out:?}");
+}
+
+#[test]
+fn events_outside_their_stage_change_nothing() {
+    let (mut life, t0) = (life(), Instant::now());
+    receive(&mut life, 1, 10, t0);
+    let done = Outcome { error_code: Outcome::SUCCESSFUL, error_string: String::new() };
+    assert!(life.handle(GoalEvent::ControllerResult { key: key(1), status: GoalStatusCode::Succeeded, result: done }, t0).is_empty());
+    assert!(life.handle(GoalEvent::ControllerAnswered { key: key(1), accepted: true }, t0).is_empty());
+    assert!(life.handle(GoalEvent::ForwardFailed { key: key(1), why: "no".into() }, t0).is_empty());
+    running(&mut life, 2, t0);
+    assert!(life.handle(GoalEvent::QueueRefused { key: key(2) }, t0).is_empty());
+    // Feedback names a goal of this controller only.
+    let elsewhere = GoalEvent::ControllerFeedback { controller: 1, goal_id: id(2), feedback: Box::default() };
+    assert!(life.handle(elsewhere, t0).is_empty());
+    // A repeated id of a goal already ended is still rejected.
+    life.handle(GoalEvent::QueueRefused { key: key(1) }, t0);
+    let out = receive(&mut life, 1, 11, t0);
+    assert!(matches!(out[..], [GoalCommand::AnswerGoal { request: 11, accepted: false, .. }]), "{out:?}");
+}
+
+#[test]
+fn goal_ids_print_as_ros_tools_print_them() {
+    assert_eq!(id(0xab).to_string(), "ab".repeat(16));
+}

@@ -20,7 +20,7 @@ use ros2_client::dds::rustdds::mio1::{Interest, Registry, Token};
 use ros2_client::qos::{Durability, History, WhenFull};
 use ros2_client::service::RmwRequestId;
 use ros2_client::{ActionTypeName, Name, Node, QosProfile, ServiceMapping};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::time::Instant;
 
 /// Why the gate's action servers and clients could not be made.
@@ -206,14 +206,28 @@ impl Relay {
         self.controllers.iter().map(|c| c.name.as_str())
     }
 
-    /// Hands an event to the goals' life cycle and carries out what it answers.
+    /// Hands an event to the goals' life cycle and carries out what it answers, in order;
+    /// an event that carrying out a command raises (a goal that could not be sent) is
+    /// handed over after the rest of the answer, so that what is published last is the
+    /// goal's latest state.
     fn event(&mut self, event: GoalEvent<RmwRequestId>, work: &mut Vec<GateWork>) {
-        for command in self.life.handle(event, Instant::now()) {
-            self.carry_out(command, work);
+        let mut pending = VecDeque::from([event]);
+        while let Some(event) = pending.pop_front() {
+            let is_tick = matches!(event, GoalEvent::Tick);
+            for command in self.life.handle(event, Instant::now()) {
+                pending.extend(self.carry_out(command, work));
+            }
+            if is_tick {
+                // Requests of goals that ended without the controller's answer (a deadline).
+                let life = &self.life;
+                self.forwarded.retain(|_, key| life.awaits_controller(key));
+                self.results_asked.retain(|_, key| life.awaits_controller(key));
+            }
         }
     }
 
-    fn carry_out(&mut self, command: GoalCommand<RmwRequestId>, work: &mut Vec<GateWork>) {
+    /// Carries out one command; returns the event it raises, if any.
+    fn carry_out(&mut self, command: GoalCommand<RmwRequestId>, work: &mut Vec<GateWork>) -> Option<GoalEvent<RmwRequestId>> {
         match command {
             GoalCommand::AnswerGoal { controller, request, accepted, stamp } => {
                 let c = &self.controllers[controller];
@@ -236,7 +250,7 @@ impl Relay {
                     }
                     Err(e) => {
                         let why = format!("ccd_guard: the goal could not be sent to {}: {e:?}", c.controller_action);
-                        self.event(GoalEvent::ForwardFailed { key, why }, work);
+                        return Some(GoalEvent::ForwardFailed { key, why });
                     }
                 }
             }
@@ -278,6 +292,7 @@ impl Relay {
                 }
             }
         }
+        None
     }
 
     fn read_goals(&mut self, k: usize, work: &mut Vec<GateWork>) {
