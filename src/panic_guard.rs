@@ -42,13 +42,16 @@ pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     GUARDED.with(|g| g.set(g.get() + 1));
     let result = catch_unwind(AssertUnwindSafe(f));
     GUARDED.with(|g| g.set(g.get() - 1));
-    result.map_err(|payload| {
-        payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic without a message".into())
-    })
+    result.map_err(|payload| panic_message(payload.as_ref()))
+}
+
+/// The message a caught panic carries (`panic!`'s text), or a stand-in for one without.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Our own bugs, contained: a panic while the node handles an item becomes an
 //! [`InternalError`], logged at ERROR, and the node goes on serving (the worker answers
 //! it as an `invalid` verdict, a refused goal or a stopped motion).
+use crate::panic_guard::panic_message;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// A panic caught while handling an item: a bug of ours, met by some input.
@@ -15,11 +16,7 @@ pub struct InternalError {
 /// logged at ERROR with `what` it was working on.
 pub fn contained<T>(what: &str, f: impl FnOnce() -> T) -> Result<T, InternalError> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
-        let message = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic without a message".into());
+        let message = panic_message(payload.as_ref());
         log::error!("{what}: internal error: {message}; the node goes on serving");
         InternalError { message }
     })

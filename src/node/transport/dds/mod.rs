@@ -223,15 +223,6 @@ impl DdsTransport {
         Ok(())
     }
 
-    /// What the node serves: its topics, service and gate actions.
-    fn topics_and_services(&self) -> String {
-        let mut text = format!("topics: {}; service: {}", self.topic_names.join(", "), self.service_name);
-        if let Some(gate) = &self.gate {
-            text += &format!("; execution gate: {}", gate.action_names().collect::<Vec<_>>().join(", "));
-        }
-        text
-    }
-
     /// The event loop: read what arrived, queue it, send what the worker made; until
     /// `stop` is set.
     fn event_loop(&mut self, queue: &Queue, outputs: &mpsc::Receiver<Output>, stop: &AtomicBool) -> std::io::Result<()> {
@@ -398,8 +389,13 @@ impl DdsTransport {
 }
 
 impl Transport for DdsTransport {
+    /// What the node serves: its topics, service and gate actions.
     fn describe(&self) -> String {
-        self.topics_and_services()
+        let mut text = format!("topics: {}; service: {}", self.topic_names.join(", "), self.service_name);
+        if let Some(gate) = &self.gate {
+            text += &format!("; execution gate: {}", gate.action_names().collect::<Vec<_>>().join(", "));
+        }
+        text
     }
 
     fn waker(&self) -> Result<Wake, TransportError> {

@@ -39,7 +39,6 @@ const TAKE_LIMIT: usize = 64;
 
 /// One gated controller: the gate's action server and the controller's action client.
 struct GatedController {
-    name: String,
     /// The gate's action, e.g. `/ccd_guard/panda_arm_controller/follow_joint_trajectory`.
     action: String,
     /// The controller's action, e.g. `/panda_arm_controller/follow_joint_trajectory`.
@@ -136,7 +135,7 @@ impl Relay {
     pub fn new(node: &mut Node, mapping: ServiceMapping, controllers: &[(String, String, String)]) -> Result<Self, RelayError> {
         let action_type = ActionTypeName::new("control_msgs", "FollowJointTrajectory");
         let mut gated = Vec::new();
-        for (name, action, controller_action) in controllers {
+        for (_name, action, controller_action) in controllers {
             let parse = |n: &str| Name::parse(n).map_err(|problem| RelayError::ActionName { name: n.to_string(), problem });
             let server = node
                 .create_action_server(mapping, &parse(action)?, &action_type, server_qos())
@@ -144,7 +143,7 @@ impl Relay {
             let client = node
                 .create_action_client(mapping, &parse(controller_action)?, &action_type, client_qos())
                 .map_err(|problem| RelayError::Client { action: controller_action.clone(), problem })?;
-            gated.push(GatedController { name: name.clone(), action: action.clone(), controller_action: controller_action.clone(), server, client });
+            gated.push(GatedController { action: action.clone(), controller_action: controller_action.clone(), server, client });
         }
         let life = GoalLife::new(gated.iter().map(|c| (c.action.clone(), c.controller_action.clone())).collect());
         Ok(Self { controllers: gated, life, forwarded: BTreeMap::new(), results_asked: BTreeMap::new() })
@@ -199,11 +198,6 @@ impl Relay {
     /// Aborts a goal the worker's queue had no room for.
     pub fn refuse_busy(&mut self, key: GoalKey, work: &mut Vec<GateWork>) {
         self.event(GoalEvent::QueueRefused { key }, work);
-    }
-
-    /// The gated controllers' names, in `gate_controllers` order.
-    pub fn controller_names(&self) -> impl Iterator<Item = &str> {
-        self.controllers.iter().map(|c| c.name.as_str())
     }
 
     /// Hands an event to the goals' life cycle and carries out what it answers, in order;
