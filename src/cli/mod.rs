@@ -42,7 +42,6 @@ pub fn run(args: Vec<OsString>) -> i32 {
         let rest: Vec<String> = args.iter().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
         return node(&rest);
     }
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn,rustdds=error,ros2_client=error")).init();
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -50,6 +49,11 @@ pub fn run(args: Vec<OsString>) -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
+    // The node starts its own log, as rcl writes it, at its own `--log-level`: a logger
+    // started here first would be the one kept.
+    if !matches!(cli.command, Some(Command::Node { .. }) | None) {
+        env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn,rustdds=error,ros2_client=error")).init();
+    }
     match cli.command {
         Some(Command::Check(args)) => check_command::run(args),
         Some(Command::Demo) => match ccd_guard::demo::run() {

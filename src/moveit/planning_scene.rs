@@ -68,8 +68,21 @@ pub enum SceneObjectError {
     UnknownOperation(u8),
     #[error("the robot has no link '{0}'")]
     NoSuchLink(String),
+    /// An attached object becomes a link of its own: one named as a robot link would
+    /// take that link's place (and its collision exemptions).
+    #[error("the id names a link of the robot; an attached object needs a name of its own")]
+    IdIsALink,
+    /// The fixed joint that holds an attached object, `<id>_attachment`, would take the
+    /// place of a robot joint of that name.
+    #[error("its attachment joint '{0}' names a joint of the robot")]
+    AttachmentJointClash(String),
     #[error(transparent)]
     Octomap(#[from] OctomapError),
+}
+
+/// The name of the fixed joint that holds the attached object `id` on its link.
+fn attachment_joint(id: &str) -> String {
+    format!("{id}_attachment")
 }
 
 /// A collision object: its pose in the planning frame and its shapes relative to it.
@@ -284,6 +297,12 @@ impl PlanningSceneState {
         if self.robot.link_named(&attached.link_name).is_none() {
             return Err(what(SceneObjectError::NoSuchLink(attached.link_name.clone())));
         }
+        if self.robot.link_named(id).is_some() {
+            return Err(what(SceneObjectError::IdIsALink));
+        }
+        if self.robot.joint_named(&attachment_joint(id)).is_some() {
+            return Err(what(SceneObjectError::AttachmentJointClash(attachment_joint(id))));
+        }
         // The object's shapes in the link frame: header frame -> planning frame -> link.
         let link_pose = self.frame_pose(&attached.link_name).map_err(what)?;
         let header_frame = if attached.object.header.frame_id.is_empty() { attached.link_name.as_str() } else { attached.object.header.frame_id.as_str() };
@@ -404,7 +423,7 @@ impl PlanningSceneState {
         for (id, attached) in &self.attached {
             let parent = robot.link_named(&attached.link).expect("attached to a known link");
             let collision = attached.shapes.iter().map(|(s, p)| CollisionElement { shape: s.clone(), origin: *p, mesh_source: None }).collect();
-            robot.attach_fixed(Link { name: id.clone(), collision }, parent, Isometry3::identity(), format!("{id}_attachment"));
+            robot.attach_fixed(Link { name: id.clone(), collision }, parent, Isometry3::identity(), attachment_joint(id));
             for touch in attached.touch_links.iter().chain(std::iter::once(&attached.link)) {
                 extra_disabled.push(DisabledPair { link1: id.clone(), link2: touch.clone(), reason: Some("touch link".into()) });
             }

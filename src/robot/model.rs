@@ -100,8 +100,11 @@ impl Robot {
     }
 
     /// Adds `link`, fixed to `parent` at `origin` by a joint named `joint_name`; returns
-    /// the new link's index.
+    /// the new link's index. Both names must be new to the model (a link that took an
+    /// existing link's name would take its place, and its collision exemptions): the
+    /// caller refuses clashing names as bad input.
     pub fn attach_fixed(&mut self, link: Link, parent: usize, origin: crate::math::Isometry3, joint_name: String) -> usize {
+        debug_assert!(self.link_named(&link.name).is_none() && self.joint_named(&joint_name).is_none(), "attach_fixed: a name the model has");
         let (l, j) = (self.links.len(), self.joints.len());
         self.link_index.insert(link.name.clone(), l);
         self.links.push(link);

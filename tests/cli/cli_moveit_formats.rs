@@ -224,3 +224,43 @@ fn a_display_trajectory_start_state_holds_objects() {
     fs::write(&path, format!("trajectory:\n{part}---\n")).unwrap();
     assert_eq!(check(Some(&demo("scene.yaml")), &path, &[]).0, 0);
 }
+
+/// An attached object named as a robot link (or whose attachment joint would be named
+/// as a robot joint) is bad input: as a link of its own it would take the real link's
+/// place, its collision exemptions with it (issue 40, item 5). Refused with the reason,
+/// in a DisplayTrajectory's start state and in a PlanningScene.
+#[test]
+fn an_attached_object_named_as_a_link_or_joint_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (names, points) = demo_points("traj_free.yaml");
+    let part = format!("- joint_trajectory:\n{}", joint_trajectory_echo(&names, &points, "    "));
+    let attached = |id: &str| {
+        format!(
+            "  attached_collision_objects:\n  - link_name: gripper\n    object:\n      header:\n        frame_id: gripper\n      id: {id}\n      primitives:\n      - type: 1\n        dimensions: [0.05, 0.05, 0.3]\n      primitive_poses:\n      - {{}}\n      operation: 0\n"
+        )
+    };
+    let path = dir.path().join("display.yaml");
+    fs::write(&path, format!("trajectory:\n{part}trajectory_start:\n{}---\n", attached("link4"))).unwrap();
+    let (code, report, err) = check(Some(&demo("scene.yaml")), &path, &[]);
+    assert_eq!(code, 2, "{report} {err}");
+    assert!(err.contains("attached object 'link4'") && err.contains("names a link of the robot"), "{err}");
+    // A robot whose joint is named as the attachment joint of an object `probe`.
+    let urdf = dir.path().join("robot.urdf");
+    let text = fs::read_to_string(demo("robot.urdf")).unwrap();
+    assert!(text.contains("\"tool0_fixed_joint\""));
+    let meshes = format!("filename=\"{}/", demo("meshes").parent().unwrap().display());
+    fs::write(&urdf, text.replace("\"tool0_fixed_joint\"", "\"probe_attachment\"").replace("filename=\"", &meshes)).unwrap();
+    fs::write(&path, format!("trajectory:\n{part}trajectory_start:\n{}---\n", attached("probe"))).unwrap();
+    let mut command = ccd_guard();
+    command.args(["check", "--urdf"]).arg(&urdf).arg("--srdf").arg(demo("robot.srdf")).arg("--trajectory").arg(&path);
+    let (code, _, err) = run(&mut command);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("attached object 'probe'") && err.contains("attachment joint 'probe_attachment'"), "{err}");
+    // The same link's name in a PlanningScene's robot state.
+    let scene = dir.path().join("scene.yaml");
+    fs::write(&scene, format!("name: cell\nrobot_state:\n{}is_diff: false\n---\n", attached("link4"))).unwrap();
+    fs::write(&path, format!("trajectory:\n{part}---\n")).unwrap();
+    let (code, report, err) = check(Some(&scene), &path, &[]);
+    assert_eq!(code, 2, "{report} {err}");
+    assert!(err.contains("attached object 'link4'") && err.contains("names a link of the robot"), "{err}");
+}

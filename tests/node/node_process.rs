@@ -130,3 +130,29 @@ fn log_levels_and_a_bad_robot_at_start_up() {
     signal(&child, "TERM");
     assert_eq!(exit_status(&mut child, Duration::from_secs(10)), Some(0));
 }
+
+/// `--log-level` and rcl's format however the node is started: bare (`ros2 run`, launch)
+/// and as `ccd_guard node` (issue 40, item 3: the command line's own logger was started
+/// first and kept).
+#[test]
+fn the_log_level_holds_however_the_node_is_started() {
+    let urdf = format!("urdf_file:={}", demo("robot.urdf"));
+    for prefix in [&[][..], &["node"][..]] {
+        let with = |level: &'static str| -> Vec<String> {
+            prefix.iter().copied().chain(["--ros-args", "--log-level", level, "-p", &urdf]).map(String::from).collect()
+        };
+        let args = with("info");
+        let (mut child, received) = start(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        let lines = lines_until(&received, "ready:", Duration::from_secs(30));
+        let ready = lines.iter().find(|l| l.contains("ready:")).unwrap_or_else(|| panic!("{prefix:?}: no ready line: {lines:?}"));
+        assert!(ready.starts_with("[INFO] [") && ready.contains("[ccd_guard]: ready:"), "{prefix:?}: rcl's format: {ready}");
+        signal(&child, "INT");
+        assert_eq!(exit_status(&mut child, Duration::from_secs(10)), Some(0));
+        let args = with("ccd_guard:=warn");
+        let (mut child, received) = start(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        let lines = lines_until(&received, "ready:", Duration::from_secs(3));
+        assert!(!lines.iter().any(|l| l.contains("ready:")), "{prefix:?}: {lines:?}");
+        signal(&child, "TERM");
+        assert_eq!(exit_status(&mut child, Duration::from_secs(10)), Some(0));
+    }
+}
