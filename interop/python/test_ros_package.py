@@ -118,7 +118,7 @@ def test_launch_file_describes_the_node(launch_file):
     assert [type(path[0]).__name__, *path[1:]] == ["FindPackageShare", "config", "ccd_guard.yaml"]
     assert (REPO / "config" / "ccd_guard.yaml").is_file()
     # The parameters it sets are ones the node declares.
-    declared_params = set(re.findall(r'\("(\w+)", "', (REPO / "src" / "node" / "parameters.rs").read_text()))
+    declared_params = set(re.findall(r'declared\("(\w+)",', (REPO / "src" / "node" / "parameters" / "declared.rs").read_text()))
     assert set(node.kwargs["parameters"][1]) <= declared_params
     if launch_file == "ccd_guard_gate.launch.py":
         assert "gate_controllers" in node.kwargs["parameters"][1]

@@ -238,7 +238,17 @@ pub struct Guard {
     /// A panic to raise on the next check or scene update (for the tests that the node
     /// survives one).
     injected_panic: Option<InjectedPanic>,
+    /// Whether the scene holds what topics brought (collision objects, planning scenes),
+    /// which a reload of the robot or scene file loses.
+    scene_from_topics: bool,
+    /// The URDF text the robot was last loaded from on the topic (the same text again
+    /// changes nothing).
+    topic_description: Option<String>,
 }
+
+/// The part of the scene marked as not taken in after a reload lost what topics had
+/// brought.
+pub const LOST_TOPIC_SCENE: &str = "planning scene";
 
 /// Where [`Guard::inject_panic`] makes the guard panic, once.
 #[doc(hidden)]
@@ -256,7 +266,16 @@ impl Guard {
     /// `invalid` and says why, until `robot_description` brings one.
     pub fn new(params: GuardSettings) -> Self {
         let resolver = ResourceResolver::from_env(params.package_dirs.clone());
-        let mut guard = Self { params, resolver, scene: Err(NoRobot::NotYet), world: None, current_state_colliding: None, injected_panic: None };
+        let mut guard = Self {
+            params,
+            resolver,
+            scene: Err(NoRobot::NotYet),
+            world: None,
+            current_state_colliding: None,
+            injected_panic: None,
+            scene_from_topics: false,
+            topic_description: None,
+        };
         let urdf = match (&guard.params.robot_description, &guard.params.urdf_file) {
             (Some(text), _) => Some(DescriptionSource::Text { text, name: Path::new("robot_description") }),
             (None, Some(uri)) => Some(DescriptionSource::Uri(uri)),
@@ -291,6 +310,42 @@ impl Guard {
         &self.params
     }
 
+    /// New settings while the node runs (the parameter services): the check's options
+    /// and what is published take effect on the next check; a new robot, SRDF, scene
+    /// file, package roots or planning frame loads the robot and the scene anew.
+    pub fn reconfigure(&mut self, settings: GuardSettings) {
+        let sources = |p: &GuardSettings| {
+            (
+                p.robot_description.clone(),
+                p.robot_description_semantic.clone(),
+                p.urdf_file.clone(),
+                p.srdf_file.clone(),
+                p.scene_file.clone(),
+                p.package_dirs.clone(),
+                p.planning_frame.clone(),
+            )
+        };
+        let reload = sources(&self.params) != sources(&settings);
+        self.params = settings;
+        self.world = None;
+        if !reload {
+            return;
+        }
+        let lost_topic_scene = self.scene_from_topics;
+        *self = Guard::new(self.params.clone());
+        log::info!("parameters: {}", self.summary());
+        if lost_topic_scene {
+            self.mark_topic_scene_lost();
+        }
+    }
+
+    /// After a reload, what topics had brought to the scene is gone: until a whole
+    /// planning scene brings it again, no trajectory is certified free.
+    fn mark_topic_scene_lost(&mut self) {
+        self.reject_scene_part(LOST_TOPIC_SCENE, "what the topics had brought before the robot or scene was loaded anew; a whole PlanningScene brings it back");
+        self.scene_from_topics = true;
+    }
+
     /// The planning scene of a URDF: the robot, the SRDF's pairs, the scene file (the
     /// robot by the command line's path, [`description::load_robot`]).
     fn load_scene(&self, urdf: DescriptionSource) -> Result<PlanningSceneState, RobotLoadError> {
@@ -311,11 +366,17 @@ impl Guard {
     }
 
     /// A new URDF from the `robot_description` topic: it replaces the robot; the scene's
-    /// world objects and joint values start afresh from the parameters.
+    /// world objects and joint values start afresh from the parameters, and what the
+    /// topics had brought is marked lost (nothing certified free until a whole planning
+    /// scene brings it back). The same text again changes nothing.
     /// A description that cannot be read leaves no robot (checks say why) rather than a
     /// robot that may no longer be the real one.
     pub fn set_robot_description(&mut self, urdf_text: &str) -> Result<(), RobotLoadError> {
+        if self.scene.is_ok() && self.topic_description.as_deref() == Some(urdf_text) {
+            return Ok(());
+        }
         self.world = None;
+        self.topic_description = None;
         let scene = match self.load_scene(DescriptionSource::Text { text: urdf_text, name: Path::new("robot_description") }) {
             Ok(scene) => scene,
             Err(e) => {
@@ -326,6 +387,10 @@ impl Guard {
         self.raise_injected(InjectedPanic::SceneUpdate);
         log::info!("robot description: robot '{}' with {} links", scene.robot().name, scene.robot().links.len());
         self.scene = Ok(scene);
+        self.topic_description = Some(urdf_text.to_string());
+        if self.scene_from_topics {
+            self.mark_topic_scene_lost();
+        }
         Ok(())
     }
 
@@ -335,12 +400,14 @@ impl Guard {
     }
 
     pub fn apply_collision_object(&mut self, object: &msg::CollisionObject) -> Result<(), GuardError> {
+        self.scene_from_topics = true;
         let applied = self.scene_mut()?.apply_collision_object(object);
         self.raise_injected(InjectedPanic::SceneUpdate);
         applied.map_err(GuardError::from)
     }
 
     pub fn apply_planning_scene(&mut self, scene: &msg::PlanningScene) -> Result<(), GuardError> {
+        self.scene_from_topics = true;
         let applied = self.scene_mut()?.apply_planning_scene(scene);
         self.raise_injected(InjectedPanic::SceneUpdate);
         applied.map_err(GuardError::from)

@@ -10,11 +10,13 @@
 //! - [`convert`]: messages to checks (trajectories, shapes, poses) and reports to
 //!   verdict messages; [`markers`]: the contacts for rviz;
 //! - [`guard`]: the node's logic over one scene: jobs in, verdicts out;
-//! - [`gate`]: the execution gate's decisions on `FollowJointTrajectory` goals.
+//! - [`gate`]: the execution gate's decisions on `FollowJointTrajectory` goals;
+//! - [`clock`]: the ROS clock every stamp comes from (system, or simulated by `/clock`).
 //!
 //! Soundness: a part of a scene that cannot be taken in is recorded as such, and every
 //! verdict is `uncertain` (never certified free) until it is removed.
 pub mod cdr;
+pub mod clock;
 pub mod convert;
 pub mod gate;
 pub mod guard;

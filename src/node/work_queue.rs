@@ -5,6 +5,7 @@
 //! dropped for topic work; past the bound they are refused (the caller gets an answer).
 //! A waiting call can be withdrawn (a gated goal that a newer goal superseded).
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
@@ -31,8 +32,8 @@ struct Inbox<U, T, S> {
 pub struct WorkQueue<U, T, S> {
     inbox: Mutex<Inbox<U, T, S>>,
     ready: Condvar,
-    /// Trajectories and calls waiting, at most.
-    capacity: usize,
+    /// Trajectories and calls waiting, at most (`queue_size`, which may change).
+    capacity: AtomicUsize,
 }
 
 /// What a push did.
@@ -47,7 +48,16 @@ pub enum Pushed {
 
 impl<U, T, S> WorkQueue<U, T, S> {
     pub fn new(capacity: usize) -> Self {
-        Self { inbox: Mutex::new(Inbox { items: VecDeque::new(), dropped: 0, closed: false }), ready: Condvar::new(), capacity: capacity.max(1) }
+        Self {
+            inbox: Mutex::new(Inbox { items: VecDeque::new(), dropped: 0, closed: false }),
+            ready: Condvar::new(),
+            capacity: AtomicUsize::new(capacity.max(1)),
+        }
+    }
+
+    /// A new bound, for the pushes from now on (what waits beyond it stays).
+    pub fn set_capacity(&self, capacity: usize) {
+        self.capacity.store(capacity.max(1), Ordering::Relaxed);
     }
 
     fn is_work(w: &Work<U, T, S>) -> bool {
@@ -61,7 +71,7 @@ impl<U, T, S> WorkQueue<U, T, S> {
         match &work {
             Work::JointState(_) => inbox.items.retain(|w| !matches!(w, Work::JointState(_))),
             Work::Trajectory(_) | Work::Call(_) => {
-                if inbox.items.iter().filter(|w| Self::is_work(w)).count() >= self.capacity {
+                if inbox.items.iter().filter(|w| Self::is_work(w)).count() >= self.capacity.load(Ordering::Relaxed) {
                     match inbox.items.iter().position(|w| matches!(w, Work::Trajectory(_))) {
                         Some(oldest) => {
                             inbox.items.remove(oldest);

@@ -7,11 +7,13 @@
 //! motion), logged at ERROR, and the worker goes on serving. A scene update that panics
 //! halfway may have left the scene half changed, so the part it was about is marked as
 //! not taken in: no trajectory is certified free until it is taken in again.
+use crate::moveit::clock;
 use crate::moveit::convert;
 use crate::moveit::gate::{GateDecision, GateGoal, GateOptions, GoalKey};
 use crate::moveit::guard::{CheckResult, Guard, GuardError, JobError, TrajectoryJob};
 use crate::moveit::internal_error::{InternalError, contained};
 use crate::moveit::msg::{self, FollowJointTrajectoryResult};
+use crate::node::parameters::NodeParameters;
 use crate::node::work_queue::{Work, WorkQueue};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -24,6 +26,8 @@ pub enum Update {
     CollisionObject(Box<msg::CollisionObject>),
     PlanningScene(Box<msg::PlanningScene>),
     JointState(msg::JointState),
+    /// The parameter services changed the node's parameters.
+    Parameters(Box<NodeParameters>),
     /// A gated goal that its controller runs from the instant given.
     GoalStarted(Box<GateGoal>, Instant),
     GoalEnded(GoalKey),
@@ -68,7 +72,8 @@ enum UpdateError {
 pub struct Worker {
     guard: Guard,
     gate: GateOptions,
-    running: BTreeMap<GoalKey, (GateGoal, Instant)>,
+    /// The running goals, each with its start on the ROS clock.
+    running: BTreeMap<GoalKey, (GateGoal, msg::Time)>,
     last_recheck: Instant,
 }
 
@@ -106,12 +111,19 @@ impl Worker {
         let guard = &mut self.guard;
         match item {
             Work::Update(Update::GoalStarted(goal, start)) | Work::JointState(Update::GoalStarted(goal, start)) => {
-                self.running.insert(goal.key, (*goal, start));
+                self.running.insert(goal.key, (*goal, ros_time_of(start)));
                 false
             }
             Work::Update(Update::GoalEnded(key)) | Work::JointState(Update::GoalEnded(key)) => {
                 self.running.remove(&key);
                 false
+            }
+            Work::Update(Update::Parameters(parameters)) | Work::JointState(Update::Parameters(parameters)) => {
+                self.gate = parameters.gate;
+                if let Err(internal) = contained("parameters", || guard.reconfigure(parameters.guard)) {
+                    guard.lose_scene(internal);
+                }
+                true
             }
             Work::Update(update) | Work::JointState(update) => {
                 let what = match &update {
@@ -125,7 +137,7 @@ impl Worker {
                     Update::CollisionObject(object) => guard.apply_collision_object(object).map(|()| None),
                     Update::PlanningScene(scene) => guard.apply_planning_scene(scene).map(|()| None),
                     Update::JointState(state) => guard.update_joint_states(state),
-                    Update::GoalStarted(..) | Update::GoalEnded(_) => Ok(None),
+                    Update::GoalStarted(..) | Update::GoalEnded(_) | Update::Parameters(_) => Ok(None),
                 });
                 let result = match outcome {
                     Ok(result) => result.map_err(UpdateError::from),
@@ -201,7 +213,7 @@ impl Worker {
         let options = self.gate;
         let mut stopped = Vec::new();
         for (key, (goal, start)) in &self.running {
-            let elapsed = Instant::now().saturating_duration_since(*start).as_secs_f64();
+            let elapsed = clock::seconds_between(*start, msg::Time::now()).max(0.0);
             let guard = &mut self.guard;
             let reason = contained(&goal.source, || guard.recheck_execution(goal, elapsed, &options))
                 .unwrap_or_else(|internal| Some(format!("ccd_guard: {internal} (re-checking the rest of the motion)")));
@@ -214,4 +226,14 @@ impl Worker {
             self.running.remove(&key);
         }
     }
+}
+
+/// An instant (now, or ahead for a goal stamped in the future) on the ROS clock: the gate
+/// times a running motion by it, so that with `use_sim_time` it follows `/clock`.
+fn ros_time_of(instant: Instant) -> msg::Time {
+    let now = Instant::now();
+    let ahead = instant.saturating_duration_since(now).as_secs_f64() - now.saturating_duration_since(instant).as_secs_f64();
+    let at = clock::seconds_between(msg::Time::default(), msg::Time::now()) + ahead;
+    let sec = at.floor();
+    msg::Time { sec: sec as i32, nanosec: (((at - sec) * 1e9) as u32).min(999_999_999) }
 }

@@ -168,6 +168,13 @@ fn a_scene_update_that_panics_halfway_keeps_the_node_from_certifying_until_it_is
     assert_eq!(verdict(&v).verdict, "invalid");
     assert!(verdict(&v).error.contains("the last robot_description could not be taken in: internal error"), "{}", verdict(&v).error);
     assert!(handled(&mut worker, Work::Update(Update::RobotDescription(urdf))).is_empty());
+    // The new robot comes with the scene file's objects only: what the topics had brought
+    // (the crate) is gone, so nothing is certified until a whole scene brings it back.
     let v = handled(&mut worker, free_job());
-    assert_eq!(verdict(&v).verdict, "collision_free", "{v:?}");
+    assert_eq!((verdict(&v).verdict.as_str(), verdict(&v).certified), ("uncertain", false), "{v:?}");
+    assert!(verdict(&v).error.contains("'planning scene'") && verdict(&v).error.contains("loaded anew"), "{}", verdict(&v).error);
+    let whole =
+        msg::PlanningScene { is_diff: false, world: msg::PlanningSceneWorld { collision_objects: vec![far_away], ..Default::default() }, ..Default::default() };
+    assert!(handled(&mut worker, Work::Update(Update::PlanningScene(Box::new(whole)))).is_empty());
+    assert_certified_free(verdict(&handled(&mut worker, free_job())));
 }

@@ -492,13 +492,14 @@ impl<R: std::fmt::Debug> GoalLife<R> {
     }
 }
 
-/// How long after now a goal's `header.stamp` starts it (zero: now, or a past stamp).
+/// How long after now, on the ROS clock, a goal's `header.stamp` starts it (zero: now,
+/// or a past stamp).
 fn start_delay(stamp: msg::Time) -> Duration {
     if stamp == msg::Time::default() {
         return Duration::ZERO;
     }
-    let at = std::time::UNIX_EPOCH + Duration::new(stamp.sec.max(0) as u64, stamp.nanosec.min(999_999_999));
-    at.duration_since(std::time::SystemTime::now()).unwrap_or(Duration::ZERO)
+    let ahead = crate::moveit::clock::seconds_between(msg::Time::now(), stamp);
+    Duration::try_from_secs_f64(ahead).unwrap_or(Duration::ZERO)
 }
 
 #[cfg(test)]

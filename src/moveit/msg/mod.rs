@@ -102,6 +102,7 @@ macro_rules! message_types {
         Time => "builtin_interfaces", "Time";
         Duration => "builtin_interfaces", "Duration";
         Header => "std_msgs", "Header";
+        Clock => "rosgraph_msgs", "Clock";
         ColorRgba => "std_msgs", "ColorRGBA";
         StringMessage => "std_msgs", "String";
         Point => "geometry_msgs", "Point";

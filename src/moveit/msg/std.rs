@@ -1,4 +1,5 @@
-//! `builtin_interfaces`, `std_msgs`: time stamps and headers.
+//! `builtin_interfaces`, `std_msgs`, `rosgraph_msgs`: time stamps, headers and the
+//! simulated clock.
 use serde::{Deserialize, Serialize};
 
 /// `builtin_interfaces/msg/Time`.
@@ -36,11 +37,18 @@ impl Duration {
 }
 
 impl Time {
-    /// Now, from the system clock.
+    /// Now, on the ROS clock ([`crate::moveit::clock`]: the system clock, or `/clock`'s
+    /// time with `use_sim_time`).
     pub fn now() -> Self {
-        let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-        Self { sec: since.as_secs() as i32, nanosec: since.subsec_nanos() }
+        crate::moveit::clock::now()
     }
+}
+
+/// `rosgraph_msgs/msg/Clock`: the simulated time, on `/clock`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Clock {
+    pub clock: Time,
 }
 
 /// `std_msgs/msg/Header`.

@@ -31,3 +31,25 @@ fn action_wire_codec_of(type_name: &str) -> Option<JsonCodec> {
         _ => return None,
     })
 }
+
+mod parameter_messages {
+    use crate::node::parameters::msg::*;
+    macro_rules! marked {
+        ($($ty:ty),*) => { $(impl ros2_client::Message for $ty {})* };
+    }
+    marked!(
+        ParameterEvent,
+        GetParametersRequest,
+        GetParametersResponse,
+        GetParameterTypesRequest,
+        GetParameterTypesResponse,
+        SetParametersRequest,
+        SetParametersResponse,
+        SetParametersAtomicallyRequest,
+        SetParametersAtomicallyResponse,
+        ListParametersRequest,
+        ListParametersResponse,
+        DescribeParametersRequest,
+        DescribeParametersResponse
+    );
+}

@@ -6,6 +6,7 @@
 //! [`messages`] marks the message types as ros2-client's; [`relay`] speaks the gate's
 //! action protocol on both sides.
 pub mod messages;
+pub mod parameters;
 pub mod relay;
 
 use super::{Transport, TransportError, Wake};
@@ -18,6 +19,7 @@ use crate::node::names::{NameError, NodeNames};
 use crate::node::parameters::{NodeParameters, RequestIdentity};
 use crate::node::work_queue::{Pushed, Work};
 use crate::node::worker::{CallId, Output, Queue, Request, Update};
+use parameters::ParameterServices;
 use relay::{Relay, RelayError};
 use ros2_client::dds::rustdds::DomainParticipantBuilder;
 use ros2_client::dds::rustdds::mio1::{Events, Interest, Poll, Token, Waker};
@@ -79,6 +81,9 @@ const ROBOT_DESCRIPTION: Token = Token(4);
 const COLLISION_OBJECT: Token = Token(5);
 const PLANNING_SCENE: Token = Token(6);
 const CHECK_TRAJECTORY: Token = Token(7);
+const CLOCK: Token = Token(8);
+/// The six parameter services: tokens from here.
+const PARAMETER_SERVICES: usize = 10;
 /// The gate's action servers: three tokens a controller from here.
 const GATE_ACTIONS: usize = 200;
 const WAKE: Token = Token(100);
@@ -98,6 +103,9 @@ pub struct DdsTransport {
     collision_object: Subscription<msg::CollisionObject>,
     planning_scene: Subscription<msg::PlanningScene>,
     check_trajectory: Server<msg::CheckTrajectoryRequest, msg::CheckTrajectoryResponse>,
+    /// `/clock`, read while `use_sim_time` is on.
+    clock: Subscription<msg::Clock>,
+    parameters: ParameterServices,
     verdict: Publisher<msg::CollisionVerdict>,
     markers: Publisher<msg::MarkerArray>,
     /// The execution gate (with `gate_controllers`).
@@ -142,7 +150,11 @@ impl DdsTransport {
         let participant = builder.build().map_err(DdsError::Participant)?;
         let context = Context::from_domain_participant(participant).map_err(DdsError::Context)?;
         let node_name = NodeName::new(&names.namespace, &names.name).map_err(DdsError::NodeName)?;
-        let mut node = context.new_node(node_name, NodeOptions::new().enable_rosout(true)).map_err(DdsError::Node)?;
+        // The parameter services are ours ([`parameters`]); ros2-client serves them only
+        // from a spinner, which this node does not run.
+        let options = NodeOptions::new().enable_rosout(true).start_parameter_services(false);
+        let mut node = context.new_node(node_name, options).map_err(DdsError::Node)?;
+        set_rosout_sink(&node);
         let qos = default_qos();
         let latched = QosProfile::publisher_default()
             .reliability_reliable(WhenFull::DEFAULT)
@@ -180,9 +192,20 @@ impl DdsTransport {
             .create_server(service_mapping(params.service_mapping), &service_name, &ServiceTypeName::new("ccd_guard", "CheckTrajectory"), qos.clone(), qos)
             .map_err(|problem| DdsError::Service { service: service.clone(), problem })?;
         let mapping = service_mapping(params.service_mapping);
+        let t = subscribe(
+            &mut node,
+            "/clock",
+            "rosgraph_msgs",
+            "Clock",
+            &QosProfile::publisher_default().reliability_best_effort().history(History::KeepLast { depth: 1 }),
+        )?;
+        let clock = reader(&mut node, &t)?;
+        topic_names.retain(|t| t != "/clock");
+        let parameters = ParameterServices::new(&mut node, names, mapping, params)?;
+        crate::moveit::clock::use_sim_time(params.use_sim_time);
         let gate = match params.gate_controllers.is_empty() {
             true => None,
-            false => Some(Relay::new(&mut node, mapping, &gate_actions(names, params)?)?),
+            false => Some(Relay::new(&mut node, mapping, &super::gate_actions(names, params)?)?),
         };
         let mut transport = Self {
             _context: context,
@@ -195,6 +218,8 @@ impl DdsTransport {
             collision_object,
             planning_scene,
             check_trajectory,
+            clock,
+            parameters,
             verdict,
             markers,
             gate,
@@ -217,6 +242,8 @@ impl DdsTransport {
         registry.register(&mut self.collision_object, COLLISION_OBJECT, Interest::READABLE)?;
         registry.register(&mut self.planning_scene, PLANNING_SCENE, Interest::READABLE)?;
         registry.register(&mut self.check_trajectory, CHECK_TRAJECTORY, Interest::READABLE)?;
+        registry.register(&mut self.clock, CLOCK, Interest::READABLE)?;
+        self.parameters.register(registry, PARAMETER_SERVICES)?;
         if let Some(gate) = &mut self.gate {
             gate.register(registry, GATE_ACTIONS)?;
         }
@@ -241,6 +268,8 @@ impl DdsTransport {
                 Ok(()) => {}
             }
             // Edge-triggered: drain every reader on every wake-up (cheap when empty).
+            self.read_clock();
+            self.read_parameter_calls(queue);
             self.read_topics(queue);
             self.read_calls(queue);
             let mut gate_work = self.gate.as_mut().map(Relay::read).unwrap_or_default();
@@ -253,26 +282,29 @@ impl DdsTransport {
     }
 
     /// Hands the gate's work to the worker; a goal it has no room for is aborted.
-    fn queue_gate_work(&mut self, queue: &Queue, mut work: Vec<GateWork>) {
-        while !work.is_empty() {
-            let mut more = Vec::new();
-            for item in work {
-                let pushed = match item {
-                    GateWork::Check(goal) => queue.push(Work::Call(Request::Goal(goal))),
-                    GateWork::Started { goal, start } => queue.push(Work::Update(Update::GoalStarted(Box::new(goal), start))),
-                    GateWork::Ended(key) => queue.push(Work::Update(Update::GoalEnded(key))),
-                    GateWork::Withdrawn(key) => {
-                        queue.withdraw_calls(|call| matches!(call, Request::Goal(goal) if goal.key == key));
-                        continue;
-                    }
-                };
-                if let (Pushed::Refused, Some(Work::Call(Request::Goal(goal)))) = pushed
-                    && let Some(gate) = &mut self.gate
-                {
-                    gate.refuse_busy(goal.key, &mut more);
-                }
+    fn queue_gate_work(&mut self, queue: &Queue, work: Vec<GateWork>) {
+        if let Some(gate) = &mut self.gate {
+            super::queue_gate_work(queue, work, |key, more| gate.refuse_busy(key, more));
+        }
+    }
+
+    /// `/clock`'s latest time, for the ROS clock (which ignores it without `use_sim_time`).
+    fn read_clock(&mut self) {
+        for (message, _) in drain(&self.clock, "/clock") {
+            if let Ok(clock) = message {
+                crate::moveit::clock::set_sim_time(clock.clock);
             }
-            work = more;
+        }
+    }
+
+    /// Answers the parameter services; a change reaches the worker in order with the
+    /// rest of its work, and the queue and clock at once.
+    fn read_parameter_calls(&mut self, queue: &Queue) {
+        if let Some(changed) = self.parameters.serve() {
+            queue.set_capacity(changed.queue_size);
+            crate::moveit::clock::use_sim_time(changed.use_sim_time);
+            self.check_options = changed.guard.check;
+            queue.push(Work::Update(Update::Parameters(Box::new(changed))));
         }
     }
 
@@ -410,18 +442,26 @@ impl Transport for DdsTransport {
     }
 }
 
-/// Each gated controller with the gate's action for it (`~/C/follow_joint_trajectory`)
-/// and the controller's own (`NS/C/follow_joint_trajectory`), resolved with the remaps.
-fn gate_actions(names: &NodeNames, params: &NodeParameters) -> Result<Vec<(String, String, String)>, NameError> {
-    let namespace = params.gate_controllers_namespace.trim_end_matches('/');
-    let namespace = if namespace.starts_with('/') || namespace.is_empty() { namespace.to_string() } else { format!("/{namespace}") };
-    params
-        .gate_controllers
-        .iter()
-        .map(|c| {
-            Ok((c.clone(), names.resolve(&format!("~/{c}/follow_joint_trajectory"))?, names.resolve(&format!("{namespace}/{c}/follow_joint_trajectory"))?))
-        })
-        .collect()
+/// ccd_guard's log records also go to `/rosout`, as the node's.
+fn set_rosout_sink(node: &Node) {
+    use ros2_client::log::LogLevel;
+    use ros2_client::rosout::RosoutRaw;
+    let handle = node.logging_handle();
+    let name = node.base_name().to_string();
+    crate::node::logging::set_sink(crate::node::logging::Sink {
+        write: Box::new(move |record| {
+            let level = match record.level {
+                log::Level::Error => LogLevel::Error,
+                log::Level::Warn => LogLevel::Warn,
+                log::Level::Info => LogLevel::Info,
+                log::Level::Debug | log::Level::Trace => LogLevel::Debug,
+            };
+            let now = crate::moveit::msg::Time::now();
+            let stamp = ros2_client::builtin_interfaces::Time::new(now.sec, now.nanosec);
+            handle.rosout_raw(stamp, level, &name, record.message, record.file, "", record.line);
+        }),
+        replaces_console: false,
+    });
 }
 
 /// The samples waiting in a reader (at most [`TAKE_LIMIT`]): each message, or why it

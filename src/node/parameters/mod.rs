@@ -1,10 +1,19 @@
 //! The node's parameters: ROS params files (`--params-file`, the format `ros2 launch`
-//! writes), then `-p name:=value`, each later source overriding an earlier one.
+//! writes), then `-p name:=value`, each later source overriding an earlier one; while the
+//! node runs, the parameter services ([`store`]) change them as rclcpp nodes' do.
+//!
+//! [`declared`] lists them with their descriptors; [`msg`] holds `rcl_interfaces`'
+//! messages; [`store`] answers the six parameter services the same for every transport.
+pub mod declared;
+pub mod msg;
+pub mod store;
+
 use crate::check::Method;
 use crate::moveit::gate::GateOptions;
 use crate::moveit::guard::GuardSettings;
 use crate::node::arguments::RosArguments;
 use crate::node::names::NodeNames;
+use declared::declared_names;
 use serde_norway::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -25,6 +34,8 @@ pub struct NodeParameters {
     /// under `/`, the default).
     pub gate_controllers_namespace: String,
     pub gate: GateOptions,
+    /// Stamp verdicts with `/clock`'s time.
+    pub use_sim_time: bool,
 }
 
 impl Default for NodeParameters {
@@ -36,6 +47,7 @@ impl Default for NodeParameters {
             gate_controllers: Vec::new(),
             gate_controllers_namespace: "/".into(),
             gate: GateOptions::default(),
+            use_sim_time: false,
         }
     }
 }
@@ -100,36 +112,6 @@ pub enum ParamsFileError {
     NoRosParameters(String),
     #[error("parameter names are strings")]
     ParameterNameNotString,
-}
-
-/// Every parameter the node declares, with its meaning (for errors and the README).
-pub const DECLARED: &[(&str, &str)] = &[
-    ("robot_description", "URDF text"),
-    ("robot_description_semantic", "SRDF text"),
-    ("urdf_file", "URDF path or package:// URI"),
-    ("srdf_file", "SRDF path or package:// URI"),
-    ("scene_file", "scene YAML path or package:// URI"),
-    ("package_dirs", "list of NAME=DIR"),
-    ("method", "certified | pipeline | sampled"),
-    ("tolerance", "metres, > 0"),
-    ("resolution", "sampled method's joint step, > 0"),
-    ("first_only", "bool"),
-    ("queue_size", "integer >= 1"),
-    ("check_current_state", "bool"),
-    ("planning_frame", "frame name"),
-    ("publish_markers", "bool"),
-    ("service_mapping", "enhanced | cyclone | basic"),
-    ("gate_controllers", "list of controller names to gate"),
-    ("gate_controllers_namespace", "namespace of the controllers' actions"),
-    ("gate_start_tolerance", "rad (or m), >= 0"),
-    ("gate_min_clearance", "metres, >= 0"),
-    ("gate_recheck_period", "seconds, >= 0"),
-    ("use_sim_time", "bool (accepted, the node keeps no clock)"),
-];
-
-/// The declared parameters' names, comma-separated.
-fn declared_names() -> String {
-    DECLARED.iter().map(|(n, _)| *n).collect::<Vec<&str>>().join(", ")
 }
 
 impl NodeParameters {
@@ -202,9 +184,7 @@ impl NodeParameters {
                 "gate_start_tolerance" => p.gate.start_tolerance = non_negative(value).ok_or_else(|| bad("a non-negative number"))?,
                 "gate_min_clearance" => p.gate.min_clearance = non_negative(value).ok_or_else(|| bad("a non-negative number of metres"))?,
                 "gate_recheck_period" => p.gate.recheck_period = non_negative(value).ok_or_else(|| bad("a non-negative number of seconds"))?,
-                "use_sim_time" => {
-                    value.as_bool().ok_or_else(|| bad("true or false"))?;
-                }
+                "use_sim_time" => p.use_sim_time = value.as_bool().ok_or_else(|| bad("true or false"))?,
                 other => return Err(ParameterError::Unknown(other.to_string())),
             }
         }
