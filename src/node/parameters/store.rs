@@ -11,8 +11,10 @@
 use super::declared::{DECLARED, declared_named};
 use super::msg::{self, ParameterValue, SetParametersResult, parameter_type as t};
 use super::{NodeParameters, RequestIdentity};
+use crate::robot::resources::ResourceResolver;
 use serde_norway::Value;
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// The parameters' current values, by name.
 #[derive(Clone, Debug)]
@@ -179,6 +181,10 @@ impl ParameterStore {
         }
         let yaml: BTreeMap<String, Value> = values.iter().map(|(n, v)| (n.clone(), yaml_of(v))).collect();
         let current = NodeParameters::from_values(&yaml).map_err(|e| e.to_string())?;
+        let resolver = ResourceResolver::from_env(current.guard.package_dirs.clone());
+        for p in parameters.iter().filter(|p| FILES.contains(&p.name.as_str()) && !p.value.string_value.is_empty()) {
+            readable_file(&resolver, &p.value.string_value).map_err(|why| format!("parameter '{}': {why}", p.name))?;
+        }
         Ok((values, current))
     }
 
@@ -198,6 +204,19 @@ impl ParameterStore {
         let mut found_prefixes: Vec<String> = names.iter().filter_map(|n| n.rsplit_once('.').map(|(p, _)| p.to_string())).collect();
         found_prefixes.dedup();
         msg::ListParametersResult { names, prefixes: found_prefixes }
+    }
+}
+
+/// The parameters that name files: a new value must name a file there is (what is in it
+/// is the reload's to judge: a robot or scene that cannot be loaded makes every verdict
+/// `invalid`, saying why).
+const FILES: [&str; 3] = ["urdf_file", "srdf_file", "scene_file"];
+
+fn readable_file(resolver: &ResourceResolver, uri: &str) -> Result<(), String> {
+    let path = resolver.resolve(uri, Path::new("")).map_err(|e| e.to_string())?;
+    match path.is_file() {
+        true => Ok(()),
+        false => Err(format!("{} is not a file", path.display())),
     }
 }
 

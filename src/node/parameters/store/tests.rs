@@ -2,9 +2,7 @@ use super::*;
 use crate::check::Method;
 
 fn store() -> ParameterStore {
-    let mut p = NodeParameters::default();
-    p.gate_controllers = vec!["arm_controller".into()];
-    ParameterStore::new(&p)
+    ParameterStore::new(&NodeParameters { gate_controllers: vec!["arm_controller".into()], ..Default::default() })
 }
 
 fn param(name: &str, value: ParameterValue) -> msg::Parameter {
@@ -80,6 +78,7 @@ fn wrong_types_bad_values_read_only_and_unknown_names_are_refused_with_the_reaso
         (param("queue_size", ParameterValue { kind: t::INTEGER, integer_value: 0, ..Default::default() }), "from 1 to 1024"),
         (param("method", string("guess".into())), "certified, pipeline or sampled"),
         (param("gate_controllers", strings(vec![])), "read-only"),
+        (param("scene_file", string("/nonexistent/scene.yaml".into())), "/nonexistent/scene.yaml is not a file"),
         (param("no_such", boolean(true)), "not declared"),
     ];
     for (p, reason) in cases {

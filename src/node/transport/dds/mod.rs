@@ -116,7 +116,7 @@ pub struct DdsTransport {
     next_call: u64,
     topic_names: Vec<String>,
     service_name: String,
-    _node: Node,
+    node: Node,
     _context: Context,
 }
 
@@ -152,7 +152,7 @@ impl DdsTransport {
         let node_name = NodeName::new(&names.namespace, &names.name).map_err(DdsError::NodeName)?;
         // The parameter services are ours ([`parameters`]); ros2-client serves them only
         // from a spinner, which this node does not run.
-        let options = NodeOptions::new().enable_rosout(true).start_parameter_services(false);
+        let options = parameters::declare_to(NodeOptions::new().enable_rosout(true).start_parameter_services(false), params);
         let mut node = context.new_node(node_name, options).map_err(DdsError::Node)?;
         set_rosout_sink(&node);
         let qos = default_qos();
@@ -209,7 +209,7 @@ impl DdsTransport {
         };
         let mut transport = Self {
             _context: context,
-            _node: node,
+            node,
             poll: Poll::new().map_err(DdsError::Poll)?,
             planned_trajectory,
             display_planned_path,
@@ -300,7 +300,10 @@ impl DdsTransport {
     /// Answers the parameter services; a change reaches the worker in order with the
     /// rest of its work, and the queue and clock at once.
     fn read_parameter_calls(&mut self, queue: &Queue) {
-        if let Some(changed) = self.parameters.serve() {
+        if let Some((changed, events)) = self.parameters.serve() {
+            for event in &events {
+                parameters::publish_changes(&self.node, event);
+            }
             queue.set_capacity(changed.queue_size);
             crate::moveit::clock::use_sim_time(changed.use_sim_time);
             self.check_options = changed.guard.check;

@@ -1,21 +1,25 @@
-//! The node's parameter services and `/parameter_events` on ros2-client, served by hand
-//! (ros2-client's own describe no ranges and no read-only parameters): the
-//! [`ParameterStore`] answers, this only carries its requests and answers.
+//! The node's parameter services on ros2-client, served by hand (ros2-client's own
+//! describe no ranges and no read-only parameters): the [`ParameterStore`] answers, this
+//! only carries its requests and answers. `/parameter_events` goes out through
+//! ros2-client's own writer (a node has one), which publishes each change set through
+//! [`Node::set_parameter`]: so the parameters are declared to ros2-client too
+//! ([`declare_to`]).
 use super::DdsError;
 use crate::moveit::msg::RosMessage;
 use crate::node::names::NodeNames;
 use crate::node::parameters::NodeParameters;
-use crate::node::parameters::msg::{self as pmsg, ParameterEvent};
+use crate::node::parameters::msg::{self as pmsg, parameter_type as t};
 use crate::node::parameters::store::{Changed, ParameterRequest, ParameterResponse, ParameterStore};
 use ros2_client::dds::rustdds::mio1::{Interest, Registry, Token};
+use ros2_client::parameters::ParameterValue;
 use ros2_client::qos::{Durability, History, WhenFull};
 use ros2_client::service::RmwRequestId;
-use ros2_client::{MessageTypeName, Name, Node, Publisher, QosProfile, Server, ServiceMapping, ServiceTypeName};
+use ros2_client::{Name, Node, NodeOptions, QosProfile, Server, ServiceMapping, ServiceTypeName};
 
 /// A parameter service's server.
 type ParameterServer<Req, Resp> = Server<Req, Resp>;
 
-/// The six services, the events' publisher and the store.
+/// The six services and the store.
 pub struct ParameterServices {
     get: ParameterServer<pmsg::GetParametersRequest, pmsg::GetParametersResponse>,
     get_types: ParameterServer<pmsg::GetParameterTypesRequest, pmsg::GetParameterTypesResponse>,
@@ -23,12 +27,10 @@ pub struct ParameterServices {
     set_atomically: ParameterServer<pmsg::SetParametersAtomicallyRequest, pmsg::SetParametersAtomicallyResponse>,
     list: ParameterServer<pmsg::ListParametersRequest, pmsg::ListParametersResponse>,
     describe: ParameterServer<pmsg::DescribeParametersRequest, pmsg::DescribeParametersResponse>,
-    events: Publisher<ParameterEvent>,
     store: ParameterStore,
-    node_name: String,
 }
 
-/// rclcpp's QoS for parameter services and events: reliable, volatile, keep last 1000.
+/// rclcpp's QoS for parameter services: reliable, volatile, keep last 1000.
 fn parameters_qos() -> QosProfile {
     QosProfile::publisher_default().reliability_reliable(WhenFull::DEFAULT).durability(Durability::Volatile).history(History::KeepLast { depth: 1000 })
 }
@@ -49,10 +51,6 @@ impl ParameterServices {
             node.create_server(mapping, &name, &ServiceTypeName::new("rcl_interfaces", type_name), qos.clone(), qos.clone())
                 .map_err(|problem| DdsError::Service { service: resolved, problem })
         }
-        let events_name = Name::parse("/parameter_events").map_err(|problem| DdsError::GraphName { name: "/parameter_events".into(), problem })?;
-        let topic = node
-            .create_topic(&events_name, MessageTypeName::new("rcl_interfaces", "ParameterEvent"), &qos)
-            .map_err(|problem| DdsError::Topic { topic: "/parameter_events".into(), problem })?;
         let services = Self {
             get: server(node, names, mapping, "get_parameters", "GetParameters", &qos)?,
             get_types: server(node, names, mapping, "get_parameter_types", "GetParameterTypes", &qos)?,
@@ -60,12 +58,8 @@ impl ParameterServices {
             set_atomically: server(node, names, mapping, "set_parameters_atomically", "SetParametersAtomically", &qos)?,
             list: server(node, names, mapping, "list_parameters", "ListParameters", &qos)?,
             describe: server(node, names, mapping, "describe_parameters", "DescribeParameters", &qos)?,
-            events: node.create_publisher(&topic, None).map_err(DdsError::Publisher)?,
             store: ParameterStore::new(params),
-            node_name: names.fully_qualified(),
         };
-        // As rclcpp does once its parameters are declared.
-        services.publish_event(services.store.all(), Vec::new());
         Ok(services)
     }
 
@@ -79,8 +73,9 @@ impl ParameterServices {
         registry.register(&mut self.describe, Token(first_token + 5), Interest::READABLE)
     }
 
-    /// Answers every waiting request; the node's parameters when a request changed them.
-    pub fn serve(&mut self) -> Option<NodeParameters> {
+    /// Answers every waiting request; the node's parameters when a request changed them,
+    /// and each change (for `/parameter_events`).
+    pub fn serve(&mut self) -> Option<(NodeParameters, Vec<Vec<pmsg::Parameter>>)> {
         let mut changed = None;
         let store = &mut self.store;
         let mut events = Vec::new();
@@ -96,23 +91,37 @@ impl ParameterServices {
         serve_one(&self.set_atomically, store, &mut note);
         serve_one(&self.list, store, &mut note);
         serve_one(&self.describe, store, &mut note);
-        for changed in events {
-            self.publish_event(Vec::new(), changed);
-        }
-        changed
+        changed.map(|parameters| (parameters, events))
     }
+}
 
-    fn publish_event(&self, new_parameters: Vec<pmsg::Parameter>, changed_parameters: Vec<pmsg::Parameter>) {
-        let event = ParameterEvent {
-            stamp: crate::moveit::msg::Time::now(),
-            node: self.node_name.clone(),
-            new_parameters,
-            changed_parameters,
-            deleted_parameters: Vec::new(),
-        };
-        if let Err(e) = self.events.publish(event) {
-            log::warn!("/parameter_events: {e:?}");
+/// `options` with the node's parameters declared at their values `params`.
+pub fn declare_to(options: NodeOptions, params: &NodeParameters) -> NodeOptions {
+    ParameterStore::new(params).all().into_iter().fold(options, |options, p| options.declare_parameter(&p.name, value_of(&p.value)))
+}
+
+/// Publishes a change set on `/parameter_events`, through ros2-client's writer.
+pub fn publish_changes(node: &Node, changed: &[pmsg::Parameter]) {
+    for p in changed {
+        if let Err(e) = node.set_parameter(&p.name, value_of(&p.value)) {
+            log::warn!("/parameter_events: {}: {e}", p.name);
         }
+    }
+}
+
+/// A parameter value as ros2-client's.
+fn value_of(v: &pmsg::ParameterValue) -> ParameterValue {
+    match v.kind {
+        t::BOOL => ParameterValue::Boolean(v.bool_value),
+        t::INTEGER => ParameterValue::Integer(v.integer_value),
+        t::DOUBLE => ParameterValue::Double(v.double_value),
+        t::STRING => ParameterValue::String(v.string_value.clone()),
+        t::BYTE_ARRAY => ParameterValue::ByteArray(v.byte_array_value.clone()),
+        t::BOOL_ARRAY => ParameterValue::BooleanArray(v.bool_array_value.clone()),
+        t::INTEGER_ARRAY => ParameterValue::IntegerArray(v.integer_array_value.clone()),
+        t::DOUBLE_ARRAY => ParameterValue::DoubleArray(v.double_array_value.clone()),
+        t::STRING_ARRAY => ParameterValue::StringArray(v.string_array_value.clone()),
+        _ => ParameterValue::NotSet,
     }
 }
 

@@ -86,7 +86,13 @@ impl RclTransport {
     pub fn new(names: &NodeNames, params: &NodeParameters) -> Result<Self, RclError> {
         let context = r2r::Context::create().map_err(RclError::Rcl)?;
         let mut node = r2r::Node::create(context, &names.name, &names.namespace).map_err(RclError::Rcl)?;
-        set_rcutils_sink(node.logger().to_string());
+        // rcl leaves a node's `/rosout` publisher to its client library (rclcpp and rclpy
+        // make it; r2r does not): this is the node's, with rcl's QoS for it.
+        let rosout_qos = QosProfile::default().reliable().transient_local().keep_last(1000);
+        let rosout = node
+            .create_publisher_untyped("/rosout", "rcl_interfaces/msg/Log", rosout_qos)
+            .map_err(|problem| RclError::Endpoint { name: "/rosout".into(), problem })?;
+        set_rcutils_sink(node.logger().to_string(), rosout);
         let mut topic_names = Vec::new();
         let latched = QosProfile::default().transient_local().keep_last(1);
         let mut inbound = Vec::new();
@@ -303,9 +309,10 @@ fn publish<M: RosMessage>(publisher: &r2r::PublisherUntyped, message: &M, what: 
     }
 }
 
-/// ccd_guard's log records go to rcutils under the node's logger: rcl prints them in
-/// its format at its level (`--log-level`) and publishes them on `/rosout`.
-fn set_rcutils_sink(logger: String) {
+/// ccd_guard's log records go to rcutils under the node's logger (rcl prints them in its
+/// format, at its level, `--log-level`, and to its log files) and on `/rosout`.
+fn set_rcutils_sink(logger: String, rosout: r2r::PublisherUntyped) {
+    let rosout = std::sync::Mutex::new(rosout);
     crate::node::logging::set_sink(crate::node::logging::Sink {
         write: Box::new(move |record| {
             let severity = match record.level {
@@ -315,6 +322,10 @@ fn set_rcutils_sink(logger: String) {
                 log::Level::Debug | log::Level::Trace => r2r::LogSeverity::Debug,
             };
             r2r::log(record.message, &logger, record.file, record.line, severity);
+            // Not logged when it fails: that would come back here.
+            if let (Ok(bytes), Ok(rosout)) = (cdr::to_cdr(&crate::node::logging::Log::of(record, &logger)), rosout.lock()) {
+                let _ = rosout.publish_raw(&bytes);
+            }
         }),
         replaces_console: true,
     });

@@ -97,7 +97,7 @@ impl ParameterServices {
 /// Answers the requests waiting at one service.
 fn serve_one<S, Req, Resp>(requests: &mut Requests<S>, store: &mut ParameterStore, note: &mut impl FnMut(Option<Changed>))
 where
-    S: WrappedServiceTypeSupport,
+    S: WrappedServiceTypeSupport + 'static,
     Req: DeserializeOwned + Into<ParameterRequest>,
     Resp: Serialize + TryFrom<ParameterResponse>,
 {
