@@ -204,6 +204,7 @@ NODE_SERVICES = {
     "/ccd_guard/set_parameters_atomically": "rcl_interfaces/srv/SetParametersAtomically",
     "/ccd_guard/describe_parameters": "rcl_interfaces/srv/DescribeParameters",
     "/ccd_guard/get_parameter_types": "rcl_interfaces/srv/GetParameterTypes",
+    "/ccd_guard/get_type_description": "type_description_interfaces/srv/GetTypeDescription",
 }
 
 
@@ -548,6 +549,33 @@ def test_rosout(node):
     line = rosout.take(lambda m: m.name == "ccd_guard" and re.search(r"\bcollision\b(?!_)", m.msg) and not m.msg.startswith("ready:"),
                        10.0, "a line about the colliding verdict")
     assert line.level in (Log.INFO, Log.WARN), line
+
+
+def test_type_descriptions(node):
+    """~/get_type_description, as Jazzy's nodes serve it: the installed description of a
+    type, its hash checked; an unknown type or another hash refused with the reason."""
+    import json
+    import os
+
+    from type_description_interfaces.srv import GetTypeDescription
+
+    start(node)
+    installed = next(Path(p) / "share/ccd_guard/msg/CollisionVerdict.json" for p in os.environ["AMENT_PREFIX_PATH"].split(":")
+                     if (Path(p) / "share/ccd_guard/msg/CollisionVerdict.json").is_file())
+    hashes = {h["type_name"]: h["hash_string"] for h in json.loads(installed.read_text())["type_hashes"]}
+    ask = lambda name, type_hash="": node.peer.call(GetTypeDescription, "/ccd_guard/get_type_description",
+                                                    GetTypeDescription.Request(type_name=name, type_hash=type_hash, include_type_sources=True))
+    answer = ask("ccd_guard/msg/CollisionVerdict", hashes["ccd_guard/msg/CollisionVerdict"])
+    assert answer.successful, answer.failure_reason
+    described = answer.type_description.type_description
+    assert described.type_name == "ccd_guard/msg/CollisionVerdict"
+    assert [f.name for f in described.fields][:3] == ["header", "source", "trajectory_stamp"], [f.name for f in described.fields]
+    assert {t.type_name for t in answer.type_description.referenced_type_descriptions} >= {"ccd_guard/msg/Contact", "std_msgs/msg/Header"}
+    assert any("CollisionVerdict" in s.type_name and "verdict" in s.raw_file_contents for s in answer.type_sources), answer.type_sources
+    wrong = ask("ccd_guard/msg/CollisionVerdict", "RIHS01_" + "0" * 64)
+    assert not wrong.successful and "hash" in wrong.failure_reason, wrong
+    unknown = ask("no_such_pkg/msg/Nothing")
+    assert not unknown.successful and "not installed" in unknown.failure_reason, unknown
 
 
 # ----------------------------------------------------------------------------- 5. use_sim_time

@@ -44,6 +44,14 @@ pub fn is_simulated() -> bool {
     simulated().is_some()
 }
 
+/// `seconds` after `time` (not before it: a negative or not finite `seconds` is none).
+pub fn later(time: msg::Time, seconds: f64) -> msg::Time {
+    let seconds = if seconds.is_finite() { seconds.clamp(0.0, 1e9) } else { 0.0 };
+    let nanos = time.nanosec as f64 + seconds.fract() * 1e9;
+    let carry = (nanos / 1e9).floor();
+    msg::Time { sec: time.sec.saturating_add(seconds.trunc() as i32).saturating_add(carry as i32), nanosec: ((nanos - carry * 1e9) as u32).min(999_999_999) }
+}
+
 /// `to - from` in seconds on the ROS clock's scale (negative when `to` is earlier).
 pub fn seconds_between(from: msg::Time, to: msg::Time) -> f64 {
     (to.sec as i64 - from.sec as i64) as f64 + (to.nanosec as f64 - from.nanosec as f64) * 1e-9

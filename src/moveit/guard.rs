@@ -242,8 +242,10 @@ pub struct Guard {
     /// which a reload of the robot or scene file loses.
     scene_from_topics: bool,
     /// The URDF text the robot was last loaded from on the topic (the same text again
-    /// changes nothing).
+    /// changes nothing; a reload keeps it as the robot).
     topic_description: Option<String>,
+    /// The latest `joint_states` (a reload keeps the measured joint values).
+    last_joint_state: Option<msg::JointState>,
 }
 
 /// The part of the scene marked as not taken in after a reload lost what topics had
@@ -275,6 +277,7 @@ impl Guard {
             injected_panic: None,
             scene_from_topics: false,
             topic_description: None,
+            last_joint_state: None,
         };
         let urdf = match (&guard.params.robot_description, &guard.params.urdf_file) {
             (Some(text), _) => Some(DescriptionSource::Text { text, name: Path::new("robot_description") }),
@@ -312,7 +315,9 @@ impl Guard {
 
     /// New settings while the node runs (the parameter services): the check's options
     /// and what is published take effect on the next check; a new robot, SRDF, scene
-    /// file, package roots or planning frame loads the robot and the scene anew.
+    /// file, package roots or planning frame loads the robot and the scene anew. A robot
+    /// that came on the `robot_description` topic stays the robot, and the latest joint
+    /// values are kept; what the topics had brought to the scene is marked lost.
     pub fn reconfigure(&mut self, settings: GuardSettings) {
         let sources = |p: &GuardSettings| {
             (
@@ -332,7 +337,15 @@ impl Guard {
             return;
         }
         let lost_topic_scene = self.scene_from_topics;
+        let (topic_description, last_joint_state) = (self.topic_description.take(), self.last_joint_state.take());
         *self = Guard::new(self.params.clone());
+        if let Some(text) = topic_description
+            && let Err(e) = self.set_robot_description(&text)
+        {
+            log::error!("robot_description: {e}");
+        }
+        self.last_joint_state = last_joint_state;
+        self.keep_joint_values();
         log::info!("parameters: {}", self.summary());
         if lost_topic_scene {
             self.mark_topic_scene_lost();
@@ -342,8 +355,18 @@ impl Guard {
     /// After a reload, what topics had brought to the scene is gone: until a whole
     /// planning scene brings it again, no trajectory is certified free.
     fn mark_topic_scene_lost(&mut self) {
-        self.reject_scene_part(LOST_TOPIC_SCENE, "what the topics had brought before the robot or scene was loaded anew; a whole PlanningScene brings it back");
+        self.mark_scene_incomplete(
+            LOST_TOPIC_SCENE,
+            "what the topics had brought before the robot or scene was loaded anew; a whole PlanningScene brings it back",
+        );
         self.scene_from_topics = true;
+    }
+
+    /// After a reload, the latest measured joint values stand again (those the robot has).
+    fn keep_joint_values(&mut self) {
+        if let (Some(state), Ok(scene)) = (&self.last_joint_state, &mut self.scene) {
+            let _ = scene.update_joints(&state.name, &state.position);
+        }
     }
 
     /// The planning scene of a URDF: the robot, the SRDF's pairs, the scene file (the
@@ -388,6 +411,7 @@ impl Guard {
         log::info!("robot description: robot '{}' with {} links", scene.robot().name, scene.robot().links.len());
         self.scene = Ok(scene);
         self.topic_description = Some(urdf_text.to_string());
+        self.keep_joint_values();
         if self.scene_from_topics {
             self.mark_topic_scene_lost();
         }
@@ -424,6 +448,16 @@ impl Guard {
         }
     }
 
+    /// The scene lacks something as a whole (`what` lost it: a planning scene message
+    /// that could not be read, or was half applied): no trajectory is certified free
+    /// until a whole planning scene arrives.
+    pub fn mark_scene_incomplete(&mut self, what: &str, why: &str) {
+        self.world = None;
+        if let Ok(scene) = &mut self.scene {
+            scene.mark_incomplete(what, why);
+        }
+    }
+
     /// After a robot description that failed inside (a panic): no robot until the next
     /// one, every verdict `invalid` and saying why.
     pub fn lose_scene(&mut self, internal: InternalError) {
@@ -451,6 +485,7 @@ impl Guard {
     pub fn update_joint_states(&mut self, state: &msg::JointState) -> Result<Option<msg::CollisionVerdict>, GuardError> {
         let scene = self.scene.as_mut().map_err(|e| e.clone())?;
         scene.update_joints(&state.name, &state.position)?;
+        self.last_joint_state = Some(state.clone());
         if !self.params.check_current_state {
             return Ok(None);
         }
@@ -513,10 +548,10 @@ impl Guard {
     /// verdict becomes `uncertain`, and says what is missing.
     pub(super) fn distrust_incomplete_scene(&self, report: &mut Report) {
         let Ok(scene) = &self.scene else { return };
-        if report.verdict != crate::check::Verdict::CollisionFree || scene.rejected().is_empty() {
+        if report.verdict != crate::check::Verdict::CollisionFree || !scene.is_incomplete() {
             return;
         }
-        let missing: Vec<String> = scene.rejected().iter().map(|(id, why)| format!("'{id}' ({why})")).collect();
+        let missing: Vec<String> = scene.missing().map(|(id, why)| format!("'{id}' ({why})")).collect();
         report.verdict = crate::check::Verdict::Uncertain;
         report.certified = false;
         report.error = Some(format!("the node's scene lacks what it could not take in: {}", missing.join(", ")));

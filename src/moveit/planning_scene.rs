@@ -117,6 +117,13 @@ pub struct PlanningSceneState {
     /// `allowed_collision_matrix`), and why. While any is left, no trajectory can be
     /// certified free: the node's scene lacks something.
     rejected: BTreeMap<String, String>,
+    /// The attached objects not taken in, by id, and why (apart: removing every world
+    /// object does not detach them).
+    rejected_attached: BTreeMap<String, String>,
+    /// What the scene lacks as a whole, by what lost it (a planning scene message that
+    /// could not be read or was half applied, what topics had brought before a reload),
+    /// and why. Only a whole planning scene (`is_diff: false`) makes up for it.
+    incomplete: BTreeMap<String, String>,
 }
 
 impl PlanningSceneState {
@@ -133,7 +140,18 @@ impl PlanningSceneState {
         for o in scene.objects {
             objects.entry(o.id).or_insert_with(|| WorldObject { pose: Isometry3::identity(), shapes: Vec::new() }).shapes.push((o.shape, o.pose));
         }
-        Self { robot, disabled, planning_frame, objects, attached: BTreeMap::new(), allowed: Vec::new(), current: BTreeMap::new(), rejected: BTreeMap::new() }
+        Self {
+            robot,
+            disabled,
+            planning_frame,
+            objects,
+            attached: BTreeMap::new(),
+            allowed: Vec::new(),
+            current: BTreeMap::new(),
+            rejected: BTreeMap::new(),
+            rejected_attached: BTreeMap::new(),
+            incomplete: BTreeMap::new(),
+        }
     }
 
     pub fn robot(&self) -> &Robot {
@@ -196,14 +214,26 @@ impl PlanningSceneState {
         Ok(self.robot.link_poses(&self.current_positions())[link])
     }
 
-    /// What the scene lacks, and why (see the field).
-    pub fn rejected(&self) -> &BTreeMap<String, String> {
-        &self.rejected
+    /// What the scene lacks, and why: the parts not taken in, then what it lacks as a
+    /// whole (see the fields).
+    pub fn missing(&self) -> impl Iterator<Item = (&String, &String)> {
+        self.rejected.iter().chain(&self.rejected_attached).chain(&self.incomplete)
+    }
+
+    /// Whether the scene lacks anything ([`Self::missing`]).
+    pub fn is_incomplete(&self) -> bool {
+        !self.rejected.is_empty() || !self.rejected_attached.is_empty() || !self.incomplete.is_empty()
     }
 
     /// Lists `id` as not taken in, with `why` (an update of it that failed inside).
     pub fn reject(&mut self, id: &str, why: &str) {
         self.rejected.insert(id.to_string(), why.to_string());
+    }
+
+    /// Notes that the scene lacks something as a whole (`what` lost it, `why`): until a
+    /// whole planning scene arrives, nothing is certified free.
+    pub fn mark_incomplete(&mut self, what: &str, why: &str) {
+        self.incomplete.insert(what.to_string(), why.to_string());
     }
 
     /// Applies a `CollisionObject` (ADD, REMOVE, APPEND, MOVE). On error the object is
@@ -214,7 +244,7 @@ impl PlanningSceneState {
         result
     }
 
-    /// Keeps `rejected` up to date after an operation on `id`.
+    /// Keeps the rejections of world objects up to date after an operation on `id`.
     fn note(&mut self, id: &str, operation: u8, result: &Result<(), PlanningSceneError>) {
         match result {
             Err(e) => {
@@ -225,6 +255,14 @@ impl PlanningSceneState {
                 self.rejected.remove(id);
             }
             Ok(()) => {}
+        }
+    }
+
+    /// Keeps the rejections of attached objects up to date after an ADD or REMOVE of `id`.
+    fn note_attached(&mut self, id: &str, result: &Result<(), PlanningSceneError>) {
+        match result {
+            Err(e) => drop(self.rejected_attached.insert(id.to_string(), e.to_string())),
+            Ok(()) => drop(self.rejected_attached.remove(id)),
         }
     }
 
@@ -277,8 +315,18 @@ impl PlanningSceneState {
     /// Applies an `AttachedCollisionObject` (its object's ADD or REMOVE), noting a
     /// rejection as [`Self::apply_collision_object`] does.
     pub fn apply_attached_object(&mut self, attached: &msg::AttachedCollisionObject) -> Result<(), PlanningSceneError> {
+        let object = &attached.object;
+        if object.operation == msg::CollisionObject::REMOVE && object.id.is_empty() {
+            // Detaching every object of one link clears the rejections of those alone.
+            let detached: Vec<String> = self.attached.iter().filter(|(_, a)| a.link == attached.link_name).map(|(id, _)| id.clone()).collect();
+            let result = self.attached_object(attached);
+            if result.is_ok() {
+                detached.iter().for_each(|id| drop(self.rejected_attached.remove(id)));
+            }
+            return result;
+        }
         let result = self.attached_object(attached);
-        self.note(&attached.object.id, attached.object.operation, &result);
+        self.note_attached(&object.id, &result);
         result
     }
 
@@ -341,12 +389,14 @@ impl PlanningSceneState {
             self.objects.clear();
             self.allowed.clear();
             self.rejected.clear();
+            self.incomplete.clear();
         }
         // As move_group does: a diff's robot state counts only when it says something; a
         // robot state that is not itself a diff replaces the attached objects.
         let carries_state = !state.joint_state.name.is_empty() || !state.attached_collision_objects.is_empty();
         if !scene.is_diff || (carries_state && !state.is_diff) {
             self.attached.clear();
+            self.rejected_attached.clear();
         }
         let mut errors = Vec::new();
         for attached in &state.attached_collision_objects {

@@ -5,18 +5,21 @@
 //! [`transport`] reads messages into the [`work_queue`]; the [`worker`] thread runs the
 //! guard over it, in arrival order, and hands back what to send, which the transport
 //! sends. The command line ([`arguments`], [`names`]), the [`parameters`], the
-//! environment ([`discovery`]) and the [`logging`] configure it.
+//! environment ([`discovery`]) and the [`logging`] configure it; [`type_descriptions`]
+//! answers `~/get_type_description` for every transport.
 //!
 //! The transport is the one seam a middleware fills ([`transport::Transport`]): the
-//! pure-Rust DDS one (ros2-client on RustDDS, cargo feature `dds`, on by default). A build
-//! without any transport still checks files (`check`, `demo`); its `node` says so and
-//! exits 2. See `docs/architecture.md`.
+//! pure-Rust DDS one (ros2-client on RustDDS, cargo feature `dds`, on by default) or the
+//! rcl one (r2r, feature `rcl`, what `colcon build` builds). A build without any
+//! transport still checks files (`check`, `demo`); its `node` says so and exits 2. See
+//! `docs/architecture.md`.
 pub mod arguments;
 pub mod discovery;
 pub mod logging;
 pub mod names;
 pub mod parameters;
 pub mod transport;
+pub mod type_descriptions;
 pub mod work_queue;
 pub mod worker;
 

@@ -28,6 +28,12 @@ pub enum Update {
     JointState(msg::JointState),
     /// The parameter services changed the node's parameters.
     Parameters(Box<NodeParameters>),
+    /// A `collision_object` or `monitored_planning_scene` message that could not be read
+    /// (`topic`, and why).
+    Unreadable {
+        topic: &'static str,
+        why: String,
+    },
     /// A gated goal that its controller runs from the instant given.
     GoalStarted(Box<GateGoal>, Instant),
     GoalEnded(GoalKey),
@@ -72,8 +78,8 @@ enum UpdateError {
 pub struct Worker {
     guard: Guard,
     gate: GateOptions,
-    /// The running goals, each with its start on the ROS clock.
-    running: BTreeMap<GoalKey, (GateGoal, msg::Time)>,
+    /// The running goals, each with its start on the ROS clock and on the steady clock.
+    running: BTreeMap<GoalKey, (GateGoal, GoalStart)>,
     last_recheck: Instant,
 }
 
@@ -88,8 +94,9 @@ impl Worker {
 
     /// Runs the worker over `queue` until it is closed, handing each output to `send`.
     pub fn run(mut self, queue: &Queue, mut send: impl FnMut(Output)) {
-        let period = self.gate.recheck_period;
         loop {
+            // Read each time: `gate_recheck_period` may change.
+            let period = self.gate.recheck_period;
             let wait = match (self.running.is_empty(), period > 0.0) {
                 (false, true) => Duration::from_secs_f64(period).min(Duration::from_millis(500)),
                 _ => Duration::from_millis(500),
@@ -111,12 +118,19 @@ impl Worker {
         let guard = &mut self.guard;
         match item {
             Work::Update(Update::GoalStarted(goal, start)) | Work::JointState(Update::GoalStarted(goal, start)) => {
-                self.running.insert(goal.key, (*goal, ros_time_of(start)));
+                self.running.insert(goal.key, (*goal, GoalStart { ros: ros_time_of(start), steady: start }));
                 false
             }
             Work::Update(Update::GoalEnded(key)) | Work::JointState(Update::GoalEnded(key)) => {
                 self.running.remove(&key);
                 false
+            }
+            Work::Update(Update::Unreadable { topic, why }) | Work::JointState(Update::Unreadable { topic, why }) => {
+                // A scene message that could not be read: the scene lacks what it said.
+                log::warn!("{topic}: {why}");
+                guard.mark_scene_incomplete(topic, &format!("a message that could not be read: {why}"));
+                send(Output::Verdict(CheckResult { verdict: convert::invalid_verdict(topic, &guard.parameters().check, why), markers: None }));
+                true
             }
             Work::Update(Update::Parameters(parameters)) | Work::JointState(Update::Parameters(parameters)) => {
                 self.gate = parameters.gate;
@@ -137,7 +151,7 @@ impl Worker {
                     Update::CollisionObject(object) => guard.apply_collision_object(object).map(|()| None),
                     Update::PlanningScene(scene) => guard.apply_planning_scene(scene).map(|()| None),
                     Update::JointState(state) => guard.update_joint_states(state),
-                    Update::GoalStarted(..) | Update::GoalEnded(_) | Update::Parameters(_) => Ok(None),
+                    Update::GoalStarted(..) | Update::GoalEnded(_) | Update::Parameters(_) | Update::Unreadable { .. } => Ok(None),
                 });
                 let result = match outcome {
                     Ok(result) => result.map_err(UpdateError::from),
@@ -145,7 +159,7 @@ impl Worker {
                         match &update {
                             Update::RobotDescription(_) => guard.lose_scene(internal.clone()),
                             Update::CollisionObject(object) => guard.reject_scene_part(&object.id, &internal.to_string()),
-                            Update::PlanningScene(_) => guard.reject_scene_part(what, &internal.to_string()),
+                            Update::PlanningScene(_) => guard.mark_scene_incomplete(what, &internal.to_string()),
                             _ => {}
                         }
                         Err(internal.into())
@@ -213,7 +227,7 @@ impl Worker {
         let options = self.gate;
         let mut stopped = Vec::new();
         for (key, (goal, start)) in &self.running {
-            let elapsed = clock::seconds_between(*start, msg::Time::now()).max(0.0);
+            let elapsed = start.elapsed();
             let guard = &mut self.guard;
             let reason = contained(&goal.source, || guard.recheck_execution(goal, elapsed, &options))
                 .unwrap_or_else(|internal| Some(format!("ccd_guard: {internal} (re-checking the rest of the motion)")));
@@ -236,4 +250,24 @@ fn ros_time_of(instant: Instant) -> msg::Time {
     let at = clock::seconds_between(msg::Time::default(), msg::Time::now()) + ahead;
     let sec = at.floor();
     msg::Time { sec: sec as i32, nanosec: (((at - sec) * 1e9) as u32).min(999_999_999) }
+}
+
+/// When a gated goal's motion started, on both clocks.
+#[derive(Clone, Copy, Debug)]
+struct GoalStart {
+    ros: msg::Time,
+    steady: Instant,
+}
+
+impl GoalStart {
+    /// How far along its motion the robot is, in seconds: the ROS clock's time since the
+    /// start (so that with `use_sim_time` it follows `/clock`), never more than the
+    /// steady clock's. Too little is safe (a re-check then covers more of the motion than
+    /// is left); too much would leave part of it unchecked, which a jump of `/clock`, or
+    /// a switch of clocks, must not do.
+    fn elapsed(&self) -> f64 {
+        let ros = clock::seconds_between(self.ros, msg::Time::now());
+        let steady = Instant::now().saturating_duration_since(self.steady).as_secs_f64();
+        ros.min(steady).max(0.0)
+    }
 }

@@ -178,3 +178,63 @@ fn a_scene_update_that_panics_halfway_keeps_the_node_from_certifying_until_it_is
     assert!(handled(&mut worker, Work::Update(Update::PlanningScene(Box::new(whole)))).is_empty());
     assert_certified_free(verdict(&handled(&mut worker, free_job())));
 }
+
+/// Parameters that load the robot or scene anew (issue 40): the robot from the
+/// `robot_description` topic stays the robot, and what the topics had brought is marked
+/// lost until a whole planning scene arrives, which nothing else clears (not an object
+/// named as the mark, not a removal of every object).
+#[test]
+fn a_reload_keeps_the_topics_robot_and_certifies_nothing_until_a_whole_scene_comes() {
+    use ccd_guard::node::parameters::NodeParameters;
+    let guard = demo_guard();
+    let mut parameters = NodeParameters { guard: guard.parameters().clone(), ..Default::default() };
+    let mut worker = Worker::new(guard, GateOptions::default());
+    // The robot comes on the topic; the file's robot is then taken away.
+    let meshes = format!("filename=\"file://{}/", crate::common::demo::demo("").display());
+    let urdf = std::fs::read_to_string(crate::common::demo::demo("robot.urdf")).unwrap().replace("filename=\"", &meshes);
+    assert!(handled(&mut worker, Work::Update(Update::RobotDescription(urdf))).is_empty());
+    assert!(handled(&mut worker, Work::Update(Update::CollisionObject(Box::new(box_object("crate", [-2.0, -2.0, 0.05]))))).is_empty());
+    parameters.guard.check.tolerance = 0.002;
+    assert!(handled(&mut worker, Work::Update(Update::Parameters(Box::new(parameters.clone())))).is_empty(), "nothing to say: no change of robot or scene");
+    let v = handled(&mut worker, free_job());
+    assert_certified_free(verdict(&v));
+    assert_eq!(verdict(&v).tolerance, 0.002, "the next check runs with the new tolerance");
+    // The file's robot and the scene file are taken away: a reload.
+    parameters.guard.urdf_file = None;
+    parameters.guard.scene_file = None;
+    assert!(handled(&mut worker, Work::Update(Update::Parameters(Box::new(parameters)))).is_empty());
+    // Still the topic's robot (a verdict, not `invalid` for want of one), but the crate is gone.
+    let uncertain = |worker: &mut Worker| {
+        let v = handled(worker, free_job());
+        assert_eq!((verdict(&v).verdict.as_str(), verdict(&v).certified), ("uncertain", false), "{v:?}");
+        assert!(verdict(&v).error.contains("'planning scene'"), "{}", verdict(&v).error);
+    };
+    uncertain(&mut worker);
+    // Neither an object named as the mark nor a removal of every object clears it.
+    // (In the planning frame: without the scene file, that is the URDF's root link.)
+    let named_as_the_mark = msg::CollisionObject { header: msg::Header::default(), ..box_object("planning scene", [-2.0, 2.0, 0.05]) };
+    let said = handled(&mut worker, Work::Update(Update::CollisionObject(Box::new(named_as_the_mark))));
+    assert!(said.is_empty(), "{said:?}");
+    uncertain(&mut worker);
+    let remove_all = msg::CollisionObject { operation: msg::CollisionObject::REMOVE, ..Default::default() };
+    assert!(handled(&mut worker, Work::Update(Update::CollisionObject(Box::new(remove_all)))).is_empty());
+    uncertain(&mut worker);
+    let whole = msg::PlanningScene { is_diff: false, ..Default::default() };
+    assert!(handled(&mut worker, Work::Update(Update::PlanningScene(Box::new(whole)))).is_empty());
+    assert_certified_free(verdict(&handled(&mut worker, free_job())));
+}
+
+/// A scene message that cannot be read (issue 40 review): said on `~/verdict`, and the
+/// scene counts as lacking it until a whole planning scene arrives.
+#[test]
+fn an_unreadable_scene_message_certifies_nothing_until_a_whole_scene_comes() {
+    let mut worker = Worker::new(demo_guard(), GateOptions::default());
+    let said = handled(&mut worker, Work::Update(Update::Unreadable { topic: "monitored_planning_scene", why: "truncated CDR".into() }));
+    assert_eq!(verdict(&said).verdict, "invalid");
+    let v = handled(&mut worker, free_job());
+    assert_eq!(verdict(&v).verdict, "uncertain", "{v:?}");
+    assert!(verdict(&v).error.contains("monitored_planning_scene") && verdict(&v).error.contains("truncated CDR"), "{}", verdict(&v).error);
+    let whole = msg::PlanningScene { is_diff: false, ..Default::default() };
+    assert!(handled(&mut worker, Work::Update(Update::PlanningScene(Box::new(whole)))).is_empty());
+    assert_certified_free(verdict(&handled(&mut worker, free_job())));
+}

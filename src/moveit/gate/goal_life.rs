@@ -143,8 +143,10 @@ enum Stage {
     Checking,
     /// Sent to the controller; its answer awaited since `since`.
     Forwarding { since: Instant },
-    /// The controller runs it; its result is expected by `deadline`.
-    Executing { deadline: Instant },
+    /// The controller runs it; its result is expected by `deadline` on the steady clock
+    /// and by `ros_deadline` on the ROS clock (with `use_sim_time`, a simulation slower
+    /// than real time still runs it).
+    Executing { deadline: Instant, ros_deadline: msg::Time },
     /// Ended (`ended` for how long its result is kept).
     Done { status: GoalStatusCode, outcome: Outcome, ended: Instant },
 }
@@ -210,6 +212,19 @@ impl<R: std::fmt::Debug> GoalLife<R> {
     /// keeps the requests it made for it until then.
     pub fn awaits_controller(&self, key: &GoalKey) -> bool {
         self.goals.get(key).is_some_and(|e| matches!(e.stage, Stage::Forwarding { .. } | Stage::Executing { .. }))
+    }
+
+    /// Takes `event` at `now` and carries out what it answers, in order, through
+    /// `carry_out`; an event that carrying out a command raises (a goal that could not be
+    /// sent) is taken after the rest of the answer, so that what a transport publishes
+    /// last is the goal's latest state.
+    pub fn drive(&mut self, event: GoalEvent<R>, now: Instant, mut carry_out: impl FnMut(GoalCommand<R>) -> Option<GoalEvent<R>>) {
+        let mut pending = std::collections::VecDeque::from([event]);
+        while let Some(event) = pending.pop_front() {
+            for command in self.handle(event, now) {
+                pending.extend(carry_out(command));
+            }
+        }
     }
 
     /// Takes one event at `now`; returns what the transport must do, in order.
@@ -424,8 +439,10 @@ impl<R: std::fmt::Debug> GoalLife<R> {
         let goal = &entry.gate.goal;
         let planned = goal.trajectory.points.last().map_or(0.0, |p| p.time_from_start.seconds()) + goal.goal_time_tolerance.seconds();
         let start = now + start_delay(goal.trajectory.header.stamp);
-        let deadline = start + Duration::from_secs_f64(planned.clamp(0.0, 1e6)) + CONTROLLER_RESULT_GRACE;
-        entry.stage = Stage::Executing { deadline };
+        let allowed = Duration::from_secs_f64(planned.clamp(0.0, 1e6)) + CONTROLLER_RESULT_GRACE;
+        let deadline = start + allowed;
+        let ros_deadline = crate::moveit::clock::later(msg::Time::now(), (deadline - now).as_secs_f64());
+        entry.stage = Stage::Executing { deadline, ros_deadline };
         log::info!("{}: the controller runs goal {}", entry.gate.source, entry.info.goal_id);
         out.push(GoalCommand::Worker(Box::new(GateWork::Started { goal: entry.gate.clone(), start })));
         if entry.ending.is_some() {
@@ -450,7 +467,7 @@ impl<R: std::fmt::Debug> GoalLife<R> {
                             CONTROLLER_ANSWER.as_secs()
                         ),
                     )),
-                    Stage::Executing { deadline } if now > deadline => Some((
+                    Stage::Executing { deadline, ros_deadline } if now > deadline && ros_time_past(ros_deadline) => Some((
                         *key,
                         format!("ccd_guard: no result from the controller's action {controller_action} long after the motion's end (is the controller still running?)"),
                     )),
@@ -460,6 +477,9 @@ impl<R: std::fmt::Debug> GoalLife<R> {
             .collect();
         for (key, why) in late {
             log::error!("{why}");
+            // Whatever the controller does with the goal now, the gate no longer watches
+            // it: the controller is asked to stop.
+            out.push(GoalCommand::CancelAtController { key });
             let (status, result) = self.ending_or(key, GoalStatusCode::Aborted, outcome(Outcome::INVALID_GOAL, why));
             self.finish(key, status, result, now, out);
         }
@@ -490,6 +510,12 @@ impl<R: std::fmt::Debug> GoalLife<R> {
             .collect();
         out.push(GoalCommand::PublishStatuses { controller, statuses });
     }
+}
+
+/// Whether the ROS clock is past `time`; always, when it is the system clock (the
+/// steady clock's deadline is then the one that counts).
+fn ros_time_past(time: msg::Time) -> bool {
+    !crate::moveit::clock::is_simulated() || crate::moveit::clock::seconds_between(time, msg::Time::now()) > 0.0
 }
 
 /// How long after now, on the ROS clock, a goal's `header.stamp` starts it (zero: now,

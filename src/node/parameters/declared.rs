@@ -55,7 +55,7 @@ pub const DECLARED: &[Declared] = &[
     declared("gate_start_tolerance", t::DOUBLE, "how far a gated goal's start may be from the robot's state, rad (or m)", ">= 0"),
     declared("gate_min_clearance", t::DOUBLE, "the clearance a gated goal must keep, metres", ">= 0"),
     declared("gate_recheck_period", t::DOUBLE, "how often running gated goals are re-checked, seconds (0: on scene changes only)", ">= 0"),
-    declared("use_sim_time", t::BOOL, "stamp verdicts with /clock's time", ""),
+    declared("use_sim_time", t::BOOL, "the ROS clock follows /clock: stamps, and the gate's timing of a running motion", ""),
 ];
 
 /// The declaration of `name`, if the node declares it.

@@ -34,7 +34,8 @@ pub struct NodeParameters {
     /// under `/`, the default).
     pub gate_controllers_namespace: String,
     pub gate: GateOptions,
-    /// Stamp verdicts with `/clock`'s time.
+    /// The ROS clock follows `/clock` ([`crate::moveit::clock`]): stamps, and the gate's
+    /// timing of a running motion.
     pub use_sim_time: bool,
 }
 

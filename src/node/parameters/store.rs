@@ -21,6 +21,8 @@ use std::path::Path;
 pub struct ParameterStore {
     values: BTreeMap<String, ParameterValue>,
     current: NodeParameters,
+    /// The change sets not yet taken ([`Self::take_changes`]), oldest first.
+    pending: Vec<Vec<msg::Parameter>>,
 }
 
 /// What a successful change brings: the parameters the node now runs with, and the
@@ -88,7 +90,7 @@ service_messages! {
 impl ParameterStore {
     /// The store of the parameters the node started with.
     pub fn new(parameters: &NodeParameters) -> Self {
-        Self { values: values_of(parameters), current: parameters.clone() }
+        Self { values: values_of(parameters), current: parameters.clone(), pending: Vec::new() }
     }
 
     pub fn parameters(&self) -> &NodeParameters {
@@ -103,24 +105,30 @@ impl ParameterStore {
 
     /// Answers one request as its service's response (`None`, never expected: the
     /// store answered with another service's), and the change it made.
-    pub fn answer_as<Req: Into<ParameterRequest>, Resp: TryFrom<ParameterResponse>>(&mut self, request: Req) -> (Option<Resp>, Option<Changed>) {
-        let (response, changed) = self.answer(request.into());
-        (Resp::try_from(response).ok(), changed)
+    pub fn answer_as<Req: Into<ParameterRequest>, Resp: TryFrom<ParameterResponse>>(&mut self, request: Req) -> Option<Resp> {
+        Resp::try_from(self.answer(request.into()).0).ok()
+    }
+
+    /// The parameters the node now runs with and each change set since the last call
+    /// (for `/parameter_events`), if anything changed.
+    pub fn take_changes(&mut self) -> Option<(NodeParameters, Vec<Vec<msg::Parameter>>)> {
+        (!self.pending.is_empty()).then(|| (self.current.clone(), std::mem::take(&mut self.pending)))
     }
 
     /// Answers one service request; `Some` when parameters changed.
     pub fn answer(&mut self, request: ParameterRequest) -> (ParameterResponse, Option<Changed>) {
         match request {
-            ParameterRequest::Get(r) => (ParameterResponse::Get(msg::GetParametersResponse { values: r.names.iter().map(|n| self.value(n)).collect() }), None),
+            // As rclcpp: a name the node does not declare makes the answer empty.
+            ParameterRequest::Get(r) => {
+                let values = if self.all_declared(&r.names) { r.names.iter().map(|n| self.value(n)).collect() } else { Vec::new() };
+                (ParameterResponse::Get(msg::GetParametersResponse { values }), None)
+            }
             ParameterRequest::GetTypes(r) => {
-                (ParameterResponse::GetTypes(msg::GetParameterTypesResponse { types: r.names.iter().map(|n| self.value(n).kind).collect() }), None)
+                let types = if self.all_declared(&r.names) { r.names.iter().map(|n| self.value(n).kind).collect() } else { Vec::new() };
+                (ParameterResponse::GetTypes(msg::GetParameterTypesResponse { types }), None)
             }
             ParameterRequest::Describe(r) => {
-                let descriptors = r
-                    .names
-                    .iter()
-                    .map(|n| declared_named(n).map(|d| d.descriptor()).unwrap_or_else(|| msg::ParameterDescriptor { name: n.clone(), ..Default::default() }))
-                    .collect();
+                let descriptors = r.names.iter().map(|n| declared_named(n).map(|d| d.descriptor())).collect::<Option<Vec<_>>>().unwrap_or_default();
                 (ParameterResponse::Describe(msg::DescribeParametersResponse { descriptors }), None)
             }
             ParameterRequest::List(r) => (ParameterResponse::List(msg::ListParametersResponse { result: self.list(&r.prefixes, r.depth) }), None),
@@ -137,13 +145,21 @@ impl ParameterStore {
         }
     }
 
-    fn changed(&self, changed: Vec<msg::Parameter>) -> Option<Changed> {
-        (!changed.is_empty()).then(|| Changed { parameters: self.current.clone(), changed })
+    fn changed(&mut self, changed: Vec<msg::Parameter>) -> Option<Changed> {
+        if changed.is_empty() {
+            return None;
+        }
+        self.pending.push(changed.clone());
+        Some(Changed { parameters: self.current.clone(), changed })
     }
 
     /// A value; an undeclared name's is NOT_SET.
     fn value(&self, name: &str) -> ParameterValue {
         self.values.get(name).cloned().unwrap_or_default()
+    }
+
+    fn all_declared(&self, names: &[String]) -> bool {
+        names.iter().all(|n| self.values.contains_key(n))
     }
 
     /// Sets `parameters` all or none; the ones whose value changed go to `changed`.
@@ -171,6 +187,9 @@ impl ParameterStore {
             let Some(declared) = declared_named(&p.name) else {
                 return Err(format!("parameter '{}' is not declared", p.name));
             };
+            if p.value.kind == t::NOT_SET {
+                return Err(format!("parameter '{}' cannot be undeclared: the node declares its parameters with their types", p.name));
+            }
             if declared.read_only {
                 return Err(format!("parameter '{}' is read-only: it is fixed when the node starts", p.name));
             }

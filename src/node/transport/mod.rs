@@ -68,6 +68,30 @@ pub fn open(names: &NodeNames, discovery: &Discovery, params: &NodeParameters) -
     Err(TransportError::NotBuilt)
 }
 
+/// Puts parameters that the parameter services changed into effect: the queue's bound
+/// and the ROS clock at once, the rest through the worker, in order with its work (so the
+/// next check runs with them). Returns the check's options, for the verdicts the
+/// transport makes itself (unreadable input).
+pub fn take_parameters(queue: &Queue, changed: NodeParameters) -> crate::check::CheckOptions {
+    queue.set_capacity(changed.queue_size);
+    crate::moveit::clock::use_sim_time(changed.use_sim_time);
+    let check = changed.guard.check;
+    queue.push(Work::Update(Update::Parameters(Box::new(changed))));
+    check
+}
+
+/// A message on `topic` that could not be read: one of the scene's goes to the worker,
+/// which marks the scene as lacking it (no trajectory certified free until a whole
+/// planning scene) and says so on `~/verdict`; one of the others is logged.
+pub fn unreadable(queue: &Queue, topic: &'static str, why: String) {
+    match topic {
+        "collision_object" | "monitored_planning_scene" => {
+            queue.push(Work::Update(Update::Unreadable { topic, why }));
+        }
+        _ => log::warn!("{topic}: {why}; ignored"),
+    }
+}
+
 /// Each gated controller with the gate's action for it (`~/C/follow_joint_trajectory`)
 /// and the controller's own (`NS/C/follow_joint_trajectory`), resolved with the remaps.
 pub fn gate_actions(names: &NodeNames, params: &NodeParameters) -> Result<Vec<(String, String, String)>, NameError> {

@@ -205,6 +205,8 @@ fn a_controller_that_does_not_answer_or_finish_in_time_ends_the_goal_aborted() {
     assert!(worker(&life.handle(GoalEvent::Tick, end)).is_empty(), "not late yet");
     let out = life.handle(GoalEvent::Tick, end + Duration::from_millis(1));
     assert!(matches!(worker(&out)[..], [GateWork::Ended(k)] if *k == key(2)));
+    // The controller is asked to stop what the gate no longer watches.
+    assert!(out.iter().any(|c| matches!(c, GoalCommand::CancelAtController { key: k } if *k == key(2))), "{out:?}");
     assert_eq!(statuses(&out), [(id(1), GoalStatusCode::Aborted), (id(2), GoalStatusCode::Aborted)]);
 }
 

@@ -24,15 +24,18 @@ fn every_declared_parameter_has_its_declared_type() {
         panic!()
     };
     assert_eq!(types.types, DECLARED.iter().map(|d| d.kind).collect::<Vec<_>>());
-    let (ParameterResponse::Get(got), None) = s.answer(ParameterRequest::Get(msg::GetParametersRequest {
-        names: vec!["method".into(), "queue_size".into(), "gate_controllers".into(), "nope".into()],
-    })) else {
-        panic!()
+    let get = |s: &mut ParameterStore, names: &[&str]| match s
+        .answer(ParameterRequest::Get(msg::GetParametersRequest { names: names.iter().map(|n| n.to_string()).collect() }))
+    {
+        (ParameterResponse::Get(got), None) => got.values,
+        other => panic!("{other:?}"),
     };
-    assert_eq!(got.values[0].string_value, "certified");
-    assert_eq!(got.values[1].integer_value, 4);
-    assert_eq!(got.values[2].string_array_value, vec!["arm_controller".to_string()]);
-    assert_eq!(got.values[3].kind, t::NOT_SET);
+    let got = get(&mut s, &["method", "queue_size", "gate_controllers"]);
+    assert_eq!(got[0].string_value, "certified");
+    assert_eq!(got[1].integer_value, 4);
+    assert_eq!(got[2].string_array_value, vec!["arm_controller".to_string()]);
+    // As rclcpp: a name the node does not declare makes the answer empty.
+    assert!(get(&mut s, &["method", "nope"]).is_empty());
     let (ParameterResponse::List(list), None) = s.answer(ParameterRequest::List(msg::ListParametersRequest::default())) else { panic!() };
     assert_eq!(list.result.names.len(), DECLARED.len());
 }
@@ -66,6 +69,11 @@ fn a_good_value_takes_effect_and_is_reported_once() {
     // The same values again change nothing.
     let (results, changed) = set(&mut s, vec![param("tolerance", double(0.002))]);
     assert!(results[0].successful && changed.is_none());
+    // The transport takes the change sets once: one per request that changed something.
+    let (parameters, events) = s.take_changes().expect("changes");
+    assert_eq!(parameters.guard.check.tolerance, 0.002);
+    assert_eq!(events.len(), 1);
+    assert!(s.take_changes().is_none());
 }
 
 #[test]
@@ -80,6 +88,7 @@ fn wrong_types_bad_values_read_only_and_unknown_names_are_refused_with_the_reaso
         (param("gate_controllers", strings(vec![])), "read-only"),
         (param("scene_file", string("/nonexistent/scene.yaml".into())), "/nonexistent/scene.yaml is not a file"),
         (param("no_such", boolean(true)), "not declared"),
+        (param("tolerance", ParameterValue::default()), "cannot be undeclared"),
     ];
     for (p, reason) in cases {
         let (results, changed) = set(&mut s, vec![p.clone()]);

@@ -52,4 +52,6 @@ mod parameter_messages {
         DescribeParametersRequest,
         DescribeParametersResponse
     );
+    impl ros2_client::Message for crate::node::type_descriptions::GetTypeDescriptionRequest {}
+    impl ros2_client::Message for crate::node::type_descriptions::GetTypeDescriptionResponse {}
 }

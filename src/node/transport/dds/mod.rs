@@ -17,6 +17,7 @@ use crate::moveit::msg::{self, RosMessage};
 use crate::node::discovery::{Discovery, DiscoveryRange};
 use crate::node::names::{NameError, NodeNames};
 use crate::node::parameters::{NodeParameters, RequestIdentity};
+use crate::node::type_descriptions::{self, GetTypeDescriptionRequest, GetTypeDescriptionResponse};
 use crate::node::work_queue::{Pushed, Work};
 use crate::node::worker::{CallId, Output, Queue, Request, Update};
 use parameters::ParameterServices;
@@ -82,6 +83,7 @@ const COLLISION_OBJECT: Token = Token(5);
 const PLANNING_SCENE: Token = Token(6);
 const CHECK_TRAJECTORY: Token = Token(7);
 const CLOCK: Token = Token(8);
+const TYPE_DESCRIPTION: Token = Token(9);
 /// The six parameter services: tokens from here.
 const PARAMETER_SERVICES: usize = 10;
 /// The gate's action servers: three tokens a controller from here.
@@ -106,6 +108,7 @@ pub struct DdsTransport {
     /// `/clock`, read while `use_sim_time` is on.
     clock: Subscription<msg::Clock>,
     parameters: ParameterServices,
+    type_description: Server<GetTypeDescriptionRequest, GetTypeDescriptionResponse>,
     verdict: Publisher<msg::CollisionVerdict>,
     markers: Publisher<msg::MarkerArray>,
     /// The execution gate (with `gate_controllers`).
@@ -202,6 +205,11 @@ impl DdsTransport {
         let clock = reader(&mut node, &t)?;
         topic_names.retain(|t| t != "/clock");
         let parameters = ParameterServices::new(&mut node, names, mapping, params)?;
+        let described = names.resolve("~/get_type_description")?;
+        let described_name = Name::parse(&described).map_err(|problem| DdsError::GraphName { name: described.clone(), problem })?;
+        let type_description = node
+            .create_server(mapping, &described_name, &ServiceTypeName::new("type_description_interfaces", "GetTypeDescription"), default_qos(), default_qos())
+            .map_err(|problem| DdsError::Service { service: described, problem })?;
         crate::moveit::clock::use_sim_time(params.use_sim_time);
         let gate = match params.gate_controllers.is_empty() {
             true => None,
@@ -220,6 +228,7 @@ impl DdsTransport {
             check_trajectory,
             clock,
             parameters,
+            type_description,
             verdict,
             markers,
             gate,
@@ -243,6 +252,7 @@ impl DdsTransport {
         registry.register(&mut self.planning_scene, PLANNING_SCENE, Interest::READABLE)?;
         registry.register(&mut self.check_trajectory, CHECK_TRAJECTORY, Interest::READABLE)?;
         registry.register(&mut self.clock, CLOCK, Interest::READABLE)?;
+        registry.register(&mut self.type_description, TYPE_DESCRIPTION, Interest::READABLE)?;
         self.parameters.register(registry, PARAMETER_SERVICES)?;
         if let Some(gate) = &mut self.gate {
             gate.register(registry, GATE_ACTIONS)?;
@@ -270,6 +280,7 @@ impl DdsTransport {
             // Edge-triggered: drain every reader on every wake-up (cheap when empty).
             self.read_clock();
             self.read_parameter_calls(queue);
+            self.read_type_description_calls();
             self.read_topics(queue);
             self.read_calls(queue);
             let mut gate_work = self.gate.as_mut().map(Relay::read).unwrap_or_default();
@@ -297,17 +308,29 @@ impl DdsTransport {
         }
     }
 
-    /// Answers the parameter services; a change reaches the worker in order with the
-    /// rest of its work, and the queue and clock at once.
+    /// Answers the parameter services; a change goes out on `/parameter_events` and into
+    /// effect ([`super::take_parameters`]).
     fn read_parameter_calls(&mut self, queue: &Queue) {
         if let Some((changed, events)) = self.parameters.serve() {
             for event in &events {
                 parameters::publish_changes(&self.node, event);
             }
-            queue.set_capacity(changed.queue_size);
-            crate::moveit::clock::use_sim_time(changed.use_sim_time);
-            self.check_options = changed.guard.check;
-            queue.push(Work::Update(Update::Parameters(Box::new(changed))));
+            self.check_options = super::take_parameters(queue, changed);
+        }
+    }
+
+    /// Answers `~/get_type_description` ([`crate::node::type_descriptions`]).
+    fn read_type_description_calls(&mut self) {
+        for _ in 0..TAKE_LIMIT {
+            match self.type_description.receive_request() {
+                Ok(Some((id, request))) => {
+                    if let Err(e) = self.type_description.send_response(id, type_descriptions::describe(&request)) {
+                        log::warn!("get_type_description response: {e:?}");
+                    }
+                }
+                Ok(None) => break,
+                Err(e) => log::warn!("an unreadable get_type_description request: {e:?}"),
+            }
         }
     }
 
@@ -340,7 +363,7 @@ impl DdsTransport {
                 Ok(u) => {
                     queue.push(Work::Update(u));
                 }
-                Err(e) => log::warn!("{topic}: {e}; ignored"),
+                Err(e) => super::unreadable(queue, topic, e.to_string()),
             }
         }
         let dropped = queue.dropped() - dropped_before;

@@ -9,7 +9,7 @@ use crate::moveit::msg::RosMessage;
 use crate::node::names::NodeNames;
 use crate::node::parameters::NodeParameters;
 use crate::node::parameters::msg::{self as pmsg, parameter_type as t};
-use crate::node::parameters::store::{Changed, ParameterRequest, ParameterResponse, ParameterStore};
+use crate::node::parameters::store::{ParameterRequest, ParameterResponse, ParameterStore};
 use ros2_client::dds::rustdds::mio1::{Interest, Registry, Token};
 use ros2_client::parameters::ParameterValue;
 use ros2_client::qos::{Durability, History, WhenFull};
@@ -76,22 +76,14 @@ impl ParameterServices {
     /// Answers every waiting request; the node's parameters when a request changed them,
     /// and each change (for `/parameter_events`).
     pub fn serve(&mut self) -> Option<(NodeParameters, Vec<Vec<pmsg::Parameter>>)> {
-        let mut changed = None;
         let store = &mut self.store;
-        let mut events = Vec::new();
-        let mut note = |change: Option<Changed>| {
-            if let Some(change) = change {
-                events.push(change.changed);
-                changed = Some(change.parameters);
-            }
-        };
-        serve_one(&self.get, store, &mut note);
-        serve_one(&self.get_types, store, &mut note);
-        serve_one(&self.set, store, &mut note);
-        serve_one(&self.set_atomically, store, &mut note);
-        serve_one(&self.list, store, &mut note);
-        serve_one(&self.describe, store, &mut note);
-        changed.map(|parameters| (parameters, events))
+        serve_one(&self.get, store);
+        serve_one(&self.get_types, store);
+        serve_one(&self.set, store);
+        serve_one(&self.set_atomically, store);
+        serve_one(&self.list, store);
+        serve_one(&self.describe, store);
+        store.take_changes()
     }
 }
 
@@ -126,7 +118,7 @@ fn value_of(v: &pmsg::ParameterValue) -> ParameterValue {
 }
 
 /// Answers the requests waiting at one server (at most a few dozen per wake-up).
-fn serve_one<Req, Resp>(server: &Server<Req, Resp>, store: &mut ParameterStore, note: &mut impl FnMut(Option<Changed>))
+fn serve_one<Req, Resp>(server: &Server<Req, Resp>, store: &mut ParameterStore)
 where
     Req: RosMessage + ros2_client::Message + Into<ParameterRequest>,
     Resp: RosMessage + ros2_client::Message + TryFrom<ParameterResponse>,
@@ -140,9 +132,7 @@ where
                 continue;
             }
         };
-        let (response, change) = store.answer_as::<Req, Resp>(request);
-        note(change);
-        match response {
+        match store.answer_as::<Req, Resp>(request) {
             Some(response) => {
                 if let Err(e) = server.send_response(id, response) {
                     log::warn!("a parameter service response: {e:?}");

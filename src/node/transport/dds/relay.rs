@@ -20,7 +20,7 @@ use ros2_client::dds::rustdds::mio1::{Interest, Registry, Token};
 use ros2_client::qos::{Durability, History, WhenFull};
 use ros2_client::service::RmwRequestId;
 use ros2_client::{ActionTypeName, Name, Node, QosProfile, ServiceMapping};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// Why the gate's action servers and clients could not be made.
@@ -200,23 +200,18 @@ impl Relay {
         self.event(GoalEvent::QueueRefused { key }, work);
     }
 
-    /// Hands an event to the goals' life cycle and carries out what it answers, in order;
-    /// an event that carrying out a command raises (a goal that could not be sent) is
-    /// handed over after the rest of the answer, so that what is published last is the
-    /// goal's latest state.
+    /// Hands an event to the goals' life cycle and carries out what it answers
+    /// ([`GoalLife::drive`]); on a tick, forgets the requests of goals that ended on a
+    /// deadline without the controller's answer.
     fn event(&mut self, event: GoalEvent<RmwRequestId>, work: &mut Vec<GateWork>) {
-        let mut pending = VecDeque::from([event]);
-        while let Some(event) = pending.pop_front() {
-            let is_tick = matches!(event, GoalEvent::Tick);
-            for command in self.life.handle(event, Instant::now()) {
-                pending.extend(self.carry_out(command, work));
-            }
-            if is_tick {
-                // Requests of goals that ended without the controller's answer (a deadline).
-                let life = &self.life;
-                self.forwarded.retain(|_, key| life.awaits_controller(key));
-                self.results_asked.retain(|_, key| life.awaits_controller(key));
-            }
+        let is_tick = matches!(event, GoalEvent::Tick);
+        let mut life = std::mem::replace(&mut self.life, GoalLife::new(Vec::new()));
+        life.drive(event, Instant::now(), |command| self.carry_out(command, work));
+        self.life = life;
+        if is_tick {
+            let life = &self.life;
+            self.forwarded.retain(|_, key| life.awaits_controller(key));
+            self.results_asked.retain(|_, key| life.awaits_controller(key));
         }
     }
 

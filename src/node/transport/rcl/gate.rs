@@ -15,7 +15,7 @@ use crate::moveit::msg::{self, FollowJointTrajectoryFeedback as Feedback, Follow
 use futures::{Future, FutureExt, Stream, StreamExt};
 use r2r::control_msgs::action::FollowJointTrajectory;
 use r2r::{ActionServerCancelRequest, ActionServerGoal, ActionServerGoalRequest};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::pin::Pin;
 use std::time::Instant;
 
@@ -26,6 +26,7 @@ type Answer = Pin<Box<dyn Future<Output = r2r::Result<ControllerGoal>>>>;
 type ResultFuture = Pin<Box<dyn Future<Output = r2r::Result<(r2r::GoalStatus, FollowJointTrajectory::Result)>>>>;
 type FeedbackStream = Box<dyn Stream<Item = FollowJointTrajectory::Feedback> + Unpin>;
 type ControllerGoal = (r2r::ActionClientGoal<Action>, ResultFuture, FeedbackStream);
+type CancelAnswer = Pin<Box<dyn Future<Output = r2r::Result<()>>>>;
 
 /// One gated controller: the gate's action server and the controller's action client.
 struct GatedController {
@@ -39,6 +40,9 @@ struct GatedController {
 struct ServedGoal {
     handle: ActionServerGoal<Action>,
     cancels: CancelRequests,
+    /// A client's cancel was accepted: rcl_action has the goal CANCELING, and r2r can
+    /// end it only as cancelled.
+    cancel_accepted: bool,
 }
 
 /// A goal sent to a controller: its answer awaited, or running there.
@@ -54,11 +58,13 @@ pub struct RclGate {
     life: GoalLife<u64>,
     next_request: u64,
     goal_requests: BTreeMap<u64, ActionServerGoalRequest<Action>>,
-    cancel_requests: BTreeMap<u64, ActionServerCancelRequest>,
+    cancel_requests: BTreeMap<u64, (GoalKey, ActionServerCancelRequest)>,
     /// Result requests the gate made for the goals it accepted.
     result_requests: BTreeMap<u64, GoalKey>,
     served: BTreeMap<GoalKey, ServedGoal>,
     at_controller: BTreeMap<GoalKey, AtController>,
+    /// Cancels asked of controllers, until they answer.
+    stopping: Vec<(GoalKey, CancelAnswer)>,
 }
 
 impl RclGate {
@@ -87,6 +93,7 @@ impl RclGate {
             result_requests: BTreeMap::new(),
             served: BTreeMap::new(),
             at_controller: BTreeMap::new(),
+            stopping: Vec::new(),
         })
     }
 
@@ -125,20 +132,17 @@ impl RclGate {
         self.next_request
     }
 
-    /// Hands an event to the goals' life cycle and carries out what it answers, in order
-    /// (an event raised by a command goes after the rest of the answer).
+    /// Hands an event to the goals' life cycle and carries out what it answers
+    /// ([`GoalLife::drive`]); on a tick, forgets the controller goals of goals that ended
+    /// on a deadline without the controller's answer.
     fn event(&mut self, event: GoalEvent<u64>, work: &mut Vec<GateWork>) {
-        let mut pending = VecDeque::from([event]);
-        while let Some(event) = pending.pop_front() {
-            let is_tick = matches!(event, GoalEvent::Tick);
-            for command in self.life.handle(event, Instant::now()) {
-                pending.extend(self.carry_out(command, work));
-            }
-            if is_tick {
-                // Goals that ended on a deadline without the controller's answer.
-                let life = &self.life;
-                self.at_controller.retain(|key, _| life.awaits_controller(key));
-            }
+        let is_tick = matches!(event, GoalEvent::Tick);
+        let mut life = std::mem::replace(&mut self.life, GoalLife::new(Vec::new()));
+        life.drive(event, Instant::now(), |command| self.carry_out(command, work));
+        self.life = life;
+        if is_tick {
+            let life = &self.life;
+            self.at_controller.retain(|key, _| life.awaits_controller(key));
         }
     }
 
@@ -156,17 +160,23 @@ impl RclGate {
             // r2r asks for the result as soon as the controller accepts.
             GoalCommand::RequestResult { .. } => {}
             GoalCommand::CancelAtController { key } => {
-                if let Some(AtController::Running { handle, .. }) = self.at_controller.get(&key)
-                    && let Err(e) = handle.cancel()
-                {
-                    log::error!("{}: cancelling the controller's goal: {e}", self.controllers[key.controller].controller_action);
+                if let Some(AtController::Running { handle, .. }) = self.at_controller.get(&key) {
+                    match handle.cancel() {
+                        Ok(answer) => self.stopping.push((key, Box::pin(answer))),
+                        Err(e) => log::error!("{}: cancelling the controller's goal: {e}", self.controllers[key.controller].controller_action),
+                    }
                 }
             }
             GoalCommand::SendResult { request, status, result, .. } => self.send_result(request, status, &result),
             GoalCommand::AnswerCancel { request, goals_canceling, code, .. } => {
-                if let Some(cancel) = self.cancel_requests.remove(&request) {
+                if let Some((key, cancel)) = self.cancel_requests.remove(&request) {
                     match code == CancelCode::None && !goals_canceling.is_empty() {
-                        true => cancel.accept(),
+                        true => {
+                            cancel.accept();
+                            if let Some(served) = self.served.get_mut(&key) {
+                                served.cancel_accepted = true;
+                            }
+                        }
                         false => cancel.reject(),
                     }
                 }
@@ -197,7 +207,7 @@ impl RclGate {
         match goal_request.accept() {
             Ok((handle, cancels)) => {
                 let key = GoalKey { controller, goal_id };
-                self.served.insert(key, ServedGoal { handle, cancels: Box::new(cancels) });
+                self.served.insert(key, ServedGoal { handle, cancels: Box::new(cancels), cancel_accepted: false });
                 let request = self.request_id();
                 self.result_requests.insert(request, key);
                 Some(GoalEvent::ResultRequested { controller, request, goal_id })
@@ -229,11 +239,12 @@ impl RclGate {
         let Some(key) = self.result_requests.remove(&request) else { return };
         let Some(mut served) = self.served.remove(&key) else { return };
         let Ok(result) = to_r2r::<FollowJointTrajectory::Result>(result) else { return };
-        let ended = match status {
-            GoalStatusCode::Succeeded => served.handle.succeed(result),
-            // rcl_action cancels only a goal being cancelled; any other end is an abort.
-            GoalStatusCode::Canceled => served.handle.cancel(result.clone()).or_else(|_| served.handle.abort(result)),
-            _ => served.handle.abort(result),
+        // rcl_action ends a goal being cancelled only as cancelled, and cancels no other:
+        // a goal the gate itself ended otherwise (preempted, stopped) is aborted.
+        let ended = match (served.cancel_accepted, status) {
+            (true, _) => served.handle.cancel(result),
+            (false, GoalStatusCode::Succeeded) => served.handle.succeed(result),
+            (false, _) => served.handle.abort(result),
         };
         if let Err(e) = ended {
             log::error!("{}: ending a goal: {e}", self.controllers[key.controller].action);
@@ -268,14 +279,24 @@ impl RclGate {
         }
         for (key, cancel) in asked {
             let request = self.request_id();
-            self.cancel_requests.insert(request, cancel);
+            self.cancel_requests.insert(request, (key, cancel));
             let goal_info = msg::GoalInfo { goal_id: key.goal_id, stamp: msg::Time::default() };
             self.event(GoalEvent::CancelRequested { controller: key.controller, request, goal_info }, work);
         }
     }
 
-    /// The controllers' answers to forwarded goals, their feedback and their results.
+    /// The controllers' answers to forwarded goals, their feedback and their results,
+    /// and their answers to cancels.
     fn read_controllers(&mut self, work: &mut Vec<GateWork>) {
+        let controllers = &self.controllers;
+        self.stopping.retain_mut(|(key, answer)| match answer.now_or_never() {
+            None => true,
+            Some(Ok(())) => false,
+            Some(Err(e)) => {
+                log::error!("{}: the controller did not cancel goal {}: {e}", controllers[key.controller].controller_action, key.goal_id);
+                false
+            }
+        });
         let mut events = Vec::new();
         for (key, at) in &mut self.at_controller {
             match at {

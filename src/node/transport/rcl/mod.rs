@@ -29,6 +29,7 @@ use gate::RclGate;
 use parameters::ParameterServices;
 use r2r::QosProfile;
 use r2r::ccd_guard::srv::CheckTrajectory;
+use r2r::type_description_interfaces::srv::GetTypeDescription;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -53,6 +54,7 @@ const SPIN: Duration = Duration::from_micros(500);
 
 type RawStream = Box<dyn Stream<Item = Vec<u8>> + Unpin + Send>;
 type Calls = Box<dyn Stream<Item = r2r::ServiceRequest<CheckTrajectory::Service>> + Unpin + Send>;
+type TypeDescriptionCalls = Box<dyn Stream<Item = r2r::ServiceRequest<GetTypeDescription::Service>> + Unpin + Send>;
 
 /// What a topic brings.
 #[derive(Clone, Copy, Debug)]
@@ -75,6 +77,8 @@ pub struct RclTransport {
     verdict: r2r::PublisherUntyped,
     markers: r2r::PublisherUntyped,
     parameters: ParameterServices,
+    /// `~/get_type_description` (rcl leaves it to client libraries, as `/rosout`).
+    type_description: TypeDescriptionCalls,
     gate: Option<RclGate>,
     check_options: crate::check::CheckOptions,
     topic_names: Vec<String>,
@@ -88,7 +92,7 @@ impl RclTransport {
         let mut node = r2r::Node::create(context, &names.name, &names.namespace).map_err(RclError::Rcl)?;
         // rcl leaves a node's `/rosout` publisher to its client library (rclcpp and rclpy
         // make it; r2r does not): this is the node's, with rcl's QoS for it.
-        let rosout_qos = QosProfile::default().reliable().transient_local().keep_last(1000);
+        let rosout_qos = QosProfile::default().reliable().transient_local().keep_last(1000).lifespan(Duration::from_secs(10));
         let rosout = node
             .create_publisher_untyped("/rosout", "rcl_interfaces/msg/Log", rosout_qos)
             .map_err(|problem| RclError::Endpoint { name: "/rosout".into(), problem })?;
@@ -124,6 +128,10 @@ impl RclTransport {
             .create_service::<CheckTrajectory::Service>(&service_name, QosProfile::services_default())
             .map_err(|problem| RclError::Endpoint { name: service_name.clone(), problem })?;
         let parameters = ParameterServices::new(&mut node, names, params)?;
+        let described = names.resolve("~/get_type_description")?;
+        let type_description = node
+            .create_service::<GetTypeDescription::Service>(&described, QosProfile::services_default())
+            .map_err(|problem| RclError::Endpoint { name: described, problem })?;
         crate::moveit::clock::use_sim_time(params.use_sim_time);
         let gate = match params.gate_controllers.is_empty() {
             true => None,
@@ -137,6 +145,7 @@ impl RclTransport {
             verdict,
             markers,
             parameters,
+            type_description: Box::new(type_description),
             gate,
             check_options: params.guard.check,
             topic_names,
@@ -151,6 +160,7 @@ impl RclTransport {
         while !stop.load(Ordering::Relaxed) {
             self.node.spin_once(SPIN);
             self.read_parameter_calls(queue);
+            self.read_type_description_calls();
             self.read_topics(queue);
             self.read_calls(queue);
             let mut gate_work = self.gate.as_mut().map(RclGate::read).unwrap_or_default();
@@ -161,14 +171,25 @@ impl RclTransport {
         }
     }
 
-    /// Answers the parameter services; a change reaches the worker in order with the
-    /// rest of its work, and the queue and clock at once.
+    /// Answers the parameter services; a change goes into effect
+    /// ([`crate::node::transport::take_parameters`]).
     fn read_parameter_calls(&mut self, queue: &Queue) {
         if let Some(changed) = self.parameters.serve() {
-            queue.set_capacity(changed.queue_size);
-            crate::moveit::clock::use_sim_time(changed.use_sim_time);
-            self.check_options = changed.guard.check;
-            queue.push(Work::Update(Update::Parameters(Box::new(changed))));
+            self.check_options = crate::node::transport::take_parameters(queue, changed);
+        }
+    }
+
+    /// Answers `~/get_type_description` ([`crate::node::type_descriptions`]).
+    fn read_type_description_calls(&mut self) {
+        while let Some(Some(request)) = self.type_description.next().now_or_never() {
+            let answer = from_r2r(&request.message).map(|asked| crate::node::type_descriptions::describe(&asked));
+            let sent = answer
+                .and_then(|answer| to_r2r::<GetTypeDescription::Response>(&answer))
+                .map_err(|e| e.to_string())
+                .and_then(|answer| request.respond(answer).map_err(|e| e.to_string()));
+            if let Err(e) = sent {
+                log::warn!("get_type_description: {e}");
+            }
         }
     }
 
@@ -212,7 +233,7 @@ impl RclTransport {
             Ok(u) => {
                 queue.push(Work::Update(u));
             }
-            Err(e) => log::warn!("{source}: {e}; ignored"),
+            Err(e) => crate::node::transport::unreadable(queue, source, e.to_string()),
         }
     }
 
@@ -321,7 +342,9 @@ fn set_rcutils_sink(logger: String, rosout: r2r::PublisherUntyped) {
                 log::Level::Info => r2r::LogSeverity::Info,
                 log::Level::Debug | log::Level::Trace => r2r::LogSeverity::Debug,
             };
-            r2r::log(record.message, &logger, record.file, record.line, severity);
+            // rcutils takes C strings: a NUL byte (a joint name may hold one) is written out.
+            let text = |s: &str| s.replace('\0', "\\0");
+            r2r::log(&text(record.message), &text(&logger), &text(record.file), record.line, severity);
             // Not logged when it fails: that would come back here.
             if let (Ok(bytes), Ok(rosout)) = (cdr::to_cdr(&crate::node::logging::Log::of(record, &logger)), rosout.lock()) {
                 let _ = rosout.publish_raw(&bytes);

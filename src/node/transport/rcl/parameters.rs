@@ -7,7 +7,7 @@ use crate::moveit::cdr;
 use crate::node::names::NodeNames;
 use crate::node::parameters::NodeParameters;
 use crate::node::parameters::msg::{self as pmsg, ParameterEvent};
-use crate::node::parameters::store::{Changed, ParameterRequest, ParameterResponse, ParameterStore};
+use crate::node::parameters::store::{ParameterRequest, ParameterResponse, ParameterStore};
 use futures::{FutureExt, Stream, StreamExt};
 use r2r::rcl_interfaces::srv;
 use r2r::{QosProfile, ServiceRequest, WrappedServiceTypeSupport};
@@ -58,25 +58,18 @@ impl ParameterServices {
 
     /// Answers every waiting request; the node's parameters when a request changed them.
     pub fn serve(&mut self) -> Option<NodeParameters> {
-        let mut changed = None;
-        let mut events = Vec::new();
         let store = &mut self.store;
-        let mut note = |change: Option<Changed>| {
-            if let Some(change) = change {
-                events.push(change.changed);
-                changed = Some(change.parameters);
-            }
-        };
-        serve_one::<_, pmsg::GetParametersRequest, pmsg::GetParametersResponse>(&mut self.get, store, &mut note);
-        serve_one::<_, pmsg::GetParameterTypesRequest, pmsg::GetParameterTypesResponse>(&mut self.get_types, store, &mut note);
-        serve_one::<_, pmsg::SetParametersRequest, pmsg::SetParametersResponse>(&mut self.set, store, &mut note);
-        serve_one::<_, pmsg::SetParametersAtomicallyRequest, pmsg::SetParametersAtomicallyResponse>(&mut self.set_atomically, store, &mut note);
-        serve_one::<_, pmsg::ListParametersRequest, pmsg::ListParametersResponse>(&mut self.list, store, &mut note);
-        serve_one::<_, pmsg::DescribeParametersRequest, pmsg::DescribeParametersResponse>(&mut self.describe, store, &mut note);
-        for changed in events {
-            self.publish_event(Vec::new(), changed);
+        serve_one::<_, pmsg::GetParametersRequest, pmsg::GetParametersResponse>(&mut self.get, store);
+        serve_one::<_, pmsg::GetParameterTypesRequest, pmsg::GetParameterTypesResponse>(&mut self.get_types, store);
+        serve_one::<_, pmsg::SetParametersRequest, pmsg::SetParametersResponse>(&mut self.set, store);
+        serve_one::<_, pmsg::SetParametersAtomicallyRequest, pmsg::SetParametersAtomicallyResponse>(&mut self.set_atomically, store);
+        serve_one::<_, pmsg::ListParametersRequest, pmsg::ListParametersResponse>(&mut self.list, store);
+        serve_one::<_, pmsg::DescribeParametersRequest, pmsg::DescribeParametersResponse>(&mut self.describe, store);
+        let (changed, events) = store.take_changes()?;
+        for event in events {
+            self.publish_event(Vec::new(), event);
         }
-        changed
+        Some(changed)
     }
 
     fn publish_event(&self, new_parameters: Vec<pmsg::Parameter>, changed_parameters: Vec<pmsg::Parameter>) {
@@ -95,7 +88,7 @@ impl ParameterServices {
 }
 
 /// Answers the requests waiting at one service.
-fn serve_one<S, Req, Resp>(requests: &mut Requests<S>, store: &mut ParameterStore, note: &mut impl FnMut(Option<Changed>))
+fn serve_one<S, Req, Resp>(requests: &mut Requests<S>, store: &mut ParameterStore)
 where
     S: WrappedServiceTypeSupport + 'static,
     Req: DeserializeOwned + Into<ParameterRequest>,
@@ -105,13 +98,13 @@ where
         let ours: Req = match from_r2r(&request.message) {
             Ok(ours) => ours,
             Err(e) => {
+                // Answered all the same (empty), so that the client does not wait in vain.
                 log::warn!("a parameter service request that cannot be read: {e}");
+                let _ = request.respond(S::Response::default());
                 continue;
             }
         };
-        let (response, change) = store.answer_as::<Req, Resp>(ours);
-        note(change);
-        let Some(response) = response else {
+        let Some(response) = store.answer_as::<Req, Resp>(ours) else {
             log::error!("a parameter service answered with another service's response");
             continue;
         };
