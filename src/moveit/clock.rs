@@ -17,6 +17,13 @@ pub fn now() -> msg::Time {
     (*simulated()).unwrap_or_else(system_now)
 }
 
+impl msg::Time {
+    /// Now, on the ROS clock (the system clock, or `/clock`'s time with `use_sim_time`).
+    pub fn now() -> Self {
+        now()
+    }
+}
+
 /// Now on the system clock.
 pub fn system_now() -> msg::Time {
     let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();

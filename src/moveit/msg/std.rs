@@ -36,13 +36,6 @@ impl Duration {
     }
 }
 
-impl Time {
-    /// Now, on the ROS clock ([`crate::moveit::clock`]: the system clock, or `/clock`'s
-    /// time with `use_sim_time`).
-    pub fn now() -> Self {
-        crate::moveit::clock::now()
-    }
-}
 
 /// `rosgraph_msgs/msg/Clock`: the simulated time, on `/clock`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
