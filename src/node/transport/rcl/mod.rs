@@ -99,14 +99,19 @@ impl RclTransport {
         set_rcutils_sink(node.logger().to_string(), rosout);
         let mut topic_names = Vec::new();
         let latched = QosProfile::default().transient_local().keep_last(1);
+        // r2r takes one sample per subscription per wait: a burst (MoveIt's collision
+        // objects at start-up, plans published at once) waits in rmw's history, which
+        // must hold it: a scene message dropped there would be a part of the world the
+        // node never heard of. The work queue bounds what waits beyond.
+        let burst = QosProfile::default().keep_last(1000);
         let mut inbound = Vec::new();
         for (kind, source, topic, type_name, qos) in [
-            (Inbound::PlannedTrajectory, "planned_trajectory", "planned_trajectory", "trajectory_msgs/msg/JointTrajectory", QosProfile::default()),
-            (Inbound::DisplayPlannedPath, "display_planned_path", "display_planned_path", "moveit_msgs/msg/DisplayTrajectory", QosProfile::default()),
+            (Inbound::PlannedTrajectory, "planned_trajectory", "planned_trajectory", "trajectory_msgs/msg/JointTrajectory", burst.clone()),
+            (Inbound::DisplayPlannedPath, "display_planned_path", "display_planned_path", "moveit_msgs/msg/DisplayTrajectory", burst.clone()),
             (Inbound::JointStates, "joint_states", "joint_states", "sensor_msgs/msg/JointState", QosProfile::default()),
             (Inbound::RobotDescription, "robot_description", "robot_description", "std_msgs/msg/String", latched),
-            (Inbound::CollisionObject, "collision_object", "collision_object", "moveit_msgs/msg/CollisionObject", QosProfile::default()),
-            (Inbound::PlanningScene, "monitored_planning_scene", "monitored_planning_scene", "moveit_msgs/msg/PlanningScene", QosProfile::default()),
+            (Inbound::CollisionObject, "collision_object", "collision_object", "moveit_msgs/msg/CollisionObject", burst.clone()),
+            (Inbound::PlanningScene, "monitored_planning_scene", "monitored_planning_scene", "moveit_msgs/msg/PlanningScene", burst),
             (Inbound::Clock, "/clock", "/clock", "rosgraph_msgs/msg/Clock", QosProfile::default().best_effort().keep_last(1)),
         ] {
             let resolved = names.resolve(topic)?;
