@@ -36,7 +36,6 @@ impl Duration {
     }
 }
 
-
 /// `rosgraph_msgs/msg/Clock`: the simulated time, on `/clock`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
