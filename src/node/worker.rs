@@ -243,13 +243,10 @@ impl Worker {
 }
 
 /// An instant (now, or ahead for a goal stamped in the future) on the ROS clock: the gate
-/// times a running motion by it, so that with `use_sim_time` it follows `/clock`.
+/// times a running motion by it, so that with `use_sim_time` it follows `/clock`. An
+/// instant just past counts as now (the motion then seems to have gone less far: safe).
 fn ros_time_of(instant: Instant) -> msg::Time {
-    let now = Instant::now();
-    let ahead = instant.saturating_duration_since(now).as_secs_f64() - now.saturating_duration_since(instant).as_secs_f64();
-    let at = clock::seconds_between(msg::Time::default(), msg::Time::now()) + ahead;
-    let sec = at.floor();
-    msg::Time { sec: sec as i32, nanosec: (((at - sec) * 1e9) as u32).min(999_999_999) }
+    clock::later(msg::Time::now(), instant.saturating_duration_since(Instant::now()).as_secs_f64())
 }
 
 /// When a gated goal's motion started, on both clocks.
