@@ -18,7 +18,9 @@
 //! 11. [`check`]: a method over a whole trajectory, and the report;
 //! 12. [`moveit`]: what ROS 2 and MoveIt messages mean, with no transport inside (the
 //!     message types, the planning scene, the guard, the execution gate's decisions);
-//! 13. [`node`]: the ROS 2 node's runtime, and its transports behind one seam;
+//! 13. [`bag`] (recorded bags: reading, the world replayed, the audit of their plans)
+//!     and [`node`] (the ROS 2 node's runtime, and its transports behind one seam):
+//!     siblings;
 //! 14. `cli` (in the binary, `src/cli`) and [`demo`]: the command line.
 //!
 //! The user reference is in `docs/` (start at `README.md`); `docs/architecture.md`
@@ -54,6 +56,7 @@ pub mod check;
 
 pub mod moveit;
 
+pub mod bag;
 pub mod node;
 
 pub mod demo;

@@ -72,7 +72,7 @@ const PLOT_PAIRS: usize = 5;
 #[error("'{0}' is not NAME=DIR")]
 pub struct PackageDirError(String);
 
-fn parse_package_dir(s: &str) -> Result<(String, PathBuf), PackageDirError> {
+pub fn parse_package_dir(s: &str) -> Result<(String, PathBuf), PackageDirError> {
     match s.split_once('=') {
         Some((name, dir)) if !name.is_empty() && !dir.is_empty() => Ok((name.to_string(), PathBuf::from(dir))),
         _ => Err(PackageDirError(s.to_string())),

@@ -1,4 +1,5 @@
 //! Command-line parsing (clap) and the subcommands.
+mod audit_command;
 mod check_command;
 mod moveit_input;
 
@@ -12,6 +13,14 @@ stderr names the file at fault), 3 uncertain, 4 collision-free but closer than -
 The reference (command line, file formats, the report, the node's topics and the execution gate) is \
 docs/cli.md and docs/node.md in ccd_guard's repository (installed with the package under share/ccd_guard/docs).";
 
+/// The exit statuses of `audit`.
+const AUDIT_EXIT_STATUSES: &str = "Exit status of `audit`, over all plans: 1 if any collision, else 2 if any plan could not be \
+checked, else 3 if any uncertain, else 4 if any closer than --min-clearance, else 0; 2 for bad input, and for a bag \
+that could not be read to its end (the plans before the damage are printed; one line on stderr names the file and \
+the damage).
+
+The reference is docs/cli.md in ccd_guard's repository (installed with the package under share/ccd_guard/docs).";
+
 #[derive(Parser)]
 #[command(name = "ccd_guard", version, about = "Continuous collision checking of planned robot trajectories", after_help = EXIT_STATUSES)]
 struct Cli {
@@ -24,6 +33,9 @@ enum Command {
     /// Check one trajectory and print the report.
     #[command(after_help = EXIT_STATUSES)]
     Check(check_command::CheckArgs),
+    /// Check every plan recorded in rosbag2 bags against the world as it stood.
+    #[command(after_help = AUDIT_EXIT_STATUSES)]
+    Audit(audit_command::AuditArgs),
     /// The ROS 2 node (what a bare `ccd_guard` runs).
     Node {
         /// Everything after `node` (for example `--ros-args ...`).
@@ -52,10 +64,13 @@ pub fn run(args: Vec<OsString>) -> i32 {
     // The node starts its own log, as rcl writes it, at its own `--log-level`: a logger
     // started here first would be the one kept.
     if !matches!(cli.command, Some(Command::Node { .. }) | None) {
-        env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn,rustdds=error,ros2_client=error")).init();
+        // The audit says each plan's problem in its line: warnings would repeat them.
+        let level = if matches!(cli.command, Some(Command::Audit(_))) { "error" } else { "warn,rustdds=error,ros2_client=error" };
+        env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level)).init();
     }
     match cli.command {
         Some(Command::Check(args)) => check_command::run(args),
+        Some(Command::Audit(args)) => audit_command::run(args),
         Some(Command::Demo) => match ccd_guard::demo::run() {
             Ok(table) => {
                 emit(&table);

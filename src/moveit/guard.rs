@@ -4,10 +4,10 @@
 //! sends what it returns.
 use super::convert::{self, PlanError};
 use super::internal_error::InternalError;
-use super::markers::contact_markers;
 use super::msg;
 use super::planning_scene::{PlanningSceneError, PlanningSceneState};
-use crate::check::{CheckInput, CheckOptions, Method, Report, check_trajectory};
+use super::prepared_check::{PreparedCheck, VerdictLabel, distrust};
+use crate::check::{CheckInput, CheckOptions, Method, Report};
 use crate::collision::{CollisionWorld, StateChecker};
 use crate::error::InputError;
 use crate::motion::{JointState, Trajectory};
@@ -523,38 +523,41 @@ impl Guard {
     /// Checks a trajectory: the verdict (invalid, and why, for anything wrong with the
     /// input) and, when it collides and markers are on, the markers.
     pub fn check(&mut self, job: &TrajectoryJob) -> CheckResult {
+        self.prepare_check(job).run().result
+    }
+
+    /// Everything a check of `job` needs from the guard's present scene, taken now: the
+    /// check itself ([`PreparedCheck::run`]) may then run later, on another thread, while
+    /// the scene goes on changing (the audit of recorded bags checks plans in parallel).
+    pub fn prepare_check(&mut self, job: &TrajectoryJob) -> PreparedCheck {
         let options = CheckOptions { method: job.method.unwrap_or(self.params.check.method), ..self.params.check };
         let started = std::time::Instant::now();
-        let outcome = self.prepare(job).map(|input| {
-            let report = check_trajectory(&input, &options).report;
-            (input, report)
-        });
-        match outcome {
-            Ok((input, mut report)) => {
-                self.distrust_incomplete_scene(&mut report);
-                let markers = (self.params.publish_markers).then(|| contact_markers(&input, &report, self.planning_frame()));
-                CheckResult { verdict: self.verdict_message(&report, &job.source, job.stamp), markers }
-            }
+        let label = VerdictLabel { source: job.source.clone(), stamp: job.stamp, frame: self.planning_frame().to_string() };
+        match self.prepare(job) {
+            Ok(input) => PreparedCheck::ready(input, options, self.scene_lacks(), self.params.publish_markers, label),
             Err(error) => {
                 log::warn!("{}: invalid trajectory: {error}", job.source);
                 let mut report = Report::invalid(options.method.into(), options.tolerance, error.to_string());
                 report.elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
-                CheckResult { verdict: self.verdict_message(&report, &job.source, job.stamp), markers: None }
+                PreparedCheck::invalid(report, label)
             }
         }
+    }
+
+    /// What the scene lacks (it could not take it in), said as a verdict says it; `None`
+    /// when the scene is whole.
+    fn scene_lacks(&self) -> Option<String> {
+        let scene = self.scene.as_ref().ok().filter(|scene| scene.is_incomplete())?;
+        let missing: Vec<String> = scene.missing().map(|(id, why)| format!("'{id}' ({why})")).collect();
+        Some(format!("the node's scene lacks what it could not take in: {}", missing.join(", ")))
     }
 
     /// A scene that lacks objects move_group has cannot prove a trajectory free: such a
     /// verdict becomes `uncertain`, and says what is missing.
     pub(super) fn distrust_incomplete_scene(&self, report: &mut Report) {
-        let Ok(scene) = &self.scene else { return };
-        if report.verdict != crate::check::Verdict::CollisionFree || !scene.is_incomplete() {
-            return;
+        if let Some(lacks) = self.scene_lacks() {
+            distrust(report, lacks);
         }
-        let missing: Vec<String> = scene.missing().map(|(id, why)| format!("'{id}' ({why})")).collect();
-        report.verdict = crate::check::Verdict::Uncertain;
-        report.certified = false;
-        report.error = Some(format!("the node's scene lacks what it could not take in: {}", missing.join(", ")));
     }
 
     /// The world and the motion of a job, or why not.
@@ -584,7 +587,7 @@ impl Guard {
     }
 
     /// The scene (robot, objects, latest joint values), or why there is none.
-    pub(super) fn scene(&self) -> Result<&PlanningSceneState, NoRobot> {
+    pub fn scene(&self) -> Result<&PlanningSceneState, NoRobot> {
         self.scene.as_ref().map_err(|e| e.clone())
     }
 
@@ -593,7 +596,6 @@ impl Guard {
     }
 
     pub(super) fn verdict_message(&self, report: &Report, source: &str, stamp: msg::Time) -> msg::CollisionVerdict {
-        let header = msg::Header { stamp: msg::Time::now(), frame_id: self.planning_frame().to_string() };
-        convert::verdict(report, header, source, stamp)
+        VerdictLabel { source: source.to_string(), stamp, frame: self.planning_frame().to_string() }.verdict(report)
     }
 }

@@ -10,6 +10,8 @@
 //! - [`convert`]: messages to checks (trajectories, shapes, poses) and reports to
 //!   verdict messages; [`markers`]: the contacts for rviz;
 //! - [`guard`]: the node's logic over one scene: jobs in, verdicts out;
+//!   [`scene_input`]: what it takes in, as the node and the audit hear it;
+//!   [`prepared_check`]: a check taken out of it, to run later or elsewhere;
 //! - [`gate`]: the execution gate's decisions on `FollowJointTrajectory` goals;
 //! - [`clock`]: the ROS clock every stamp comes from (system, or simulated by `/clock`).
 //!
@@ -24,4 +26,6 @@ pub mod internal_error;
 pub mod markers;
 pub mod msg;
 pub mod planning_scene;
+pub mod prepared_check;
+pub mod scene_input;
 pub mod scene_text;

@@ -10,9 +10,10 @@
 use crate::moveit::clock;
 use crate::moveit::convert;
 use crate::moveit::gate::{GateDecision, GateGoal, GateOptions, GoalKey};
-use crate::moveit::guard::{CheckResult, Guard, GuardError, JobError, TrajectoryJob};
-use crate::moveit::internal_error::{InternalError, contained};
+use crate::moveit::guard::{CheckResult, Guard, JobError, TrajectoryJob};
+use crate::moveit::internal_error::contained;
 use crate::moveit::msg::{self, FollowJointTrajectoryResult};
+use crate::moveit::scene_input::SceneInput;
 use crate::node::parameters::NodeParameters;
 use crate::node::work_queue::{Work, WorkQueue};
 use std::collections::BTreeMap;
@@ -62,15 +63,6 @@ pub enum Output {
     GoalDecided(GoalKey, GateDecision),
     /// A running goal that a re-check no longer certifies free.
     StopGoal(GoalKey, String),
-}
-
-/// Why a scene update was not taken in: the guard refused it, or it panicked.
-#[derive(Debug, thiserror::Error)]
-enum UpdateError {
-    #[error(transparent)]
-    Refused(#[from] GuardError),
-    #[error(transparent)]
-    Internal(#[from] InternalError),
 }
 
 /// The worker's state: the guard, the gate's options, and the gated goals that
@@ -127,9 +119,7 @@ impl Worker {
             }
             Work::Update(Update::Unreadable { topic, why }) | Work::JointState(Update::Unreadable { topic, why }) => {
                 // A scene message that could not be read: the scene lacks what it said.
-                log::warn!("{topic}: {why}");
-                guard.mark_scene_incomplete(topic, &format!("a message that could not be read: {why}"));
-                send(Output::Verdict(CheckResult { verdict: convert::invalid_verdict(topic, &guard.parameters().check, why), markers: None }));
+                send(Output::Verdict(CheckResult { verdict: guard.take_in_unreadable(topic, &why), markers: None }));
                 true
             }
             Work::Update(Update::Parameters(parameters)) | Work::JointState(Update::Parameters(parameters)) => {
@@ -140,41 +130,23 @@ impl Worker {
                 true
             }
             Work::Update(update) | Work::JointState(update) => {
-                let what = match &update {
-                    Update::RobotDescription(_) => "robot_description",
-                    Update::CollisionObject(_) => "collision_object",
-                    Update::PlanningScene(_) => "monitored_planning_scene",
-                    _ => "joint_states",
+                let input = match &update {
+                    Update::RobotDescription(text) => SceneInput::RobotDescription(text),
+                    Update::CollisionObject(object) => SceneInput::CollisionObject(object),
+                    Update::PlanningScene(scene) => SceneInput::PlanningScene(scene),
+                    Update::JointState(state) => SceneInput::JointState(state),
+                    Update::GoalStarted(..) | Update::GoalEnded(_) | Update::Parameters(_) | Update::Unreadable { .. } => return false,
                 };
-                let outcome = contained(what, || match &update {
-                    Update::RobotDescription(text) => guard.set_robot_description(text).map(|()| None).map_err(GuardError::from),
-                    Update::CollisionObject(object) => guard.apply_collision_object(object).map(|()| None),
-                    Update::PlanningScene(scene) => guard.apply_planning_scene(scene).map(|()| None),
-                    Update::JointState(state) => guard.update_joint_states(state),
-                    Update::GoalStarted(..) | Update::GoalEnded(_) | Update::Parameters(_) | Update::Unreadable { .. } => Ok(None),
-                });
-                let result = match outcome {
-                    Ok(result) => result.map_err(UpdateError::from),
-                    Err(internal) => {
-                        match &update {
-                            Update::RobotDescription(_) => guard.lose_scene(internal.clone()),
-                            Update::CollisionObject(object) => guard.reject_scene_part(&object.id, &internal.to_string()),
-                            Update::PlanningScene(_) => guard.mark_scene_incomplete(what, &internal.to_string()),
-                            _ => {}
-                        }
-                        Err(internal.into())
-                    }
-                };
-                match result {
+                match guard.take_in(input) {
                     Ok(Some(verdict)) => send(Output::Verdict(CheckResult { verdict, markers: None })),
                     Ok(None) => {}
                     // Scene input that cannot be taken in: said on ~/verdict too.
-                    Err(e) if what != "joint_states" => {
-                        send(Output::Verdict(CheckResult { verdict: convert::invalid_verdict(what, &guard.parameters().check, e), markers: None }))
+                    Err(e) if input.changes_world() => {
+                        send(Output::Verdict(CheckResult { verdict: convert::invalid_verdict(input.topic(), &guard.parameters().check, e), markers: None }))
                     }
-                    Err(e) => log::warn!("{what}: {e}"),
+                    Err(e) => log::warn!("{}: {e}", input.topic()),
                 }
-                what != "joint_states"
+                input.changes_world()
             }
             Work::Trajectory(job) => {
                 let result = contained(&job.source, || guard.check(&job)).unwrap_or_else(|internal| CheckResult {

@@ -1,0 +1,101 @@
+//! The recorded world kept in step, message by message in the bag's time order, through
+//! the node's own guard: what the node would have known when each plan arrived.
+//!
+//! Soundness: a scene message that does not decode, or a bag that broke off, leaves the
+//! scene marked incomplete (until a whole PlanningScene), so no plan after it is
+//! certified free.
+use super::message::{BagMessage, RecordedKind};
+use crate::check::Report;
+use crate::moveit::cdr::{CdrError, from_cdr};
+use crate::moveit::guard::{Guard, GuardSettings, NoRobot, TrajectoryJob};
+use crate::moveit::msg;
+use crate::moveit::prepared_check::{PreparedCheck, VerdictLabel};
+use crate::moveit::scene_input::SceneInput;
+use std::sync::Arc;
+
+/// A plan found in the bag, ready to check against the world at its receive time.
+pub struct RecordedPlan {
+    pub topic: Arc<str>,
+    /// The bag's receive time, ns.
+    pub log_time: u64,
+    pub check: PreparedCheck,
+}
+
+/// The replayed world.
+pub struct Replay {
+    guard: Guard,
+}
+
+impl Replay {
+    /// The world of the settings' robot and scene file, before the bag's first message.
+    pub fn new(settings: GuardSettings) -> Result<Self, NoRobot> {
+        let mut settings = settings;
+        // The audit checks plans; the recorded joint states are start states only.
+        settings.check_current_state = false;
+        let guard = Guard::new(settings);
+        guard.scene()?;
+        Ok(Self { guard })
+    }
+
+    /// Takes in one message: a plan comes back prepared against the world as it stands;
+    /// anything else changes the world.
+    pub fn take(&mut self, message: BagMessage) -> Option<RecordedPlan> {
+        let topic = message.topic.clone();
+        match message.kind {
+            RecordedKind::DisplayTrajectory => Some(self.plan(message, |m: msg::DisplayTrajectory, t| TrajectoryJob::from_display_trajectory(t, m))),
+            RecordedKind::JointTrajectory => Some(self.plan(message, |m: msg::JointTrajectory, t| TrajectoryJob::from_joint_trajectory(t, m))),
+            RecordedKind::PlanningScene => {
+                self.take_in(&topic, from_cdr::<msg::PlanningScene>(&message.data), |m| SceneInput::PlanningScene(m));
+                None
+            }
+            RecordedKind::CollisionObject => {
+                self.take_in(&topic, from_cdr::<msg::CollisionObject>(&message.data), |m| SceneInput::CollisionObject(m));
+                None
+            }
+            RecordedKind::JointState => {
+                match from_cdr::<msg::JointState>(&message.data) {
+                    Ok(state) => self.take_in_logged(&topic, SceneInput::JointState(&state)),
+                    Err(e) => log::warn!("{topic}: a joint state that could not be read: {e}"),
+                }
+                None
+            }
+        }
+    }
+
+    /// What the rest of a damaged bag held is lost: nothing after it is certified free
+    /// until a whole planning scene.
+    pub fn mark_lost(&mut self, what: &str, why: &str) {
+        self.guard.mark_scene_incomplete(what, why);
+    }
+
+    fn plan<M: serde::de::DeserializeOwned>(&mut self, message: BagMessage, job: impl FnOnce(M, &str) -> TrajectoryJob) -> RecordedPlan {
+        let check = match from_cdr::<M>(&message.data) {
+            Ok(decoded) => self.guard.prepare_check(&job(decoded, &message.topic)),
+            Err(e) => self.unreadable_plan(&message.topic, e),
+        };
+        RecordedPlan { topic: message.topic, log_time: message.log_time, check }
+    }
+
+    /// A plan whose message does not decode: `invalid`, saying why.
+    fn unreadable_plan(&self, topic: &str, error: CdrError) -> PreparedCheck {
+        let options = &self.guard.parameters().check;
+        let report = Report::invalid(options.method.into(), options.tolerance, format!("a message that could not be read: {error}"));
+        let label = VerdictLabel { source: topic.to_string(), stamp: msg::Time::default(), frame: String::new() };
+        PreparedCheck::invalid(report, label)
+    }
+
+    fn take_in<M>(&mut self, topic: &str, decoded: Result<M, CdrError>, input: impl for<'a> FnOnce(&'a M) -> SceneInput<'a>) {
+        match decoded {
+            Ok(message) => self.take_in_logged(topic, input(&message)),
+            Err(e) => {
+                self.guard.take_in_unreadable(topic, &e.to_string());
+            }
+        }
+    }
+
+    fn take_in_logged(&mut self, topic: &str, input: SceneInput) {
+        if let Err(e) = self.guard.take_in(input) {
+            log::warn!("{topic}: {e}");
+        }
+    }
+}

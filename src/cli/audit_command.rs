@@ -1,0 +1,206 @@
+//! `ccd_guard audit`: every plan recorded in rosbag2 bags, checked against the world as
+//! it stood (`ccd_guard::bag`), printed as JSON lines or a table, with a summary.
+use super::check_command::{Format, parse_package_dir};
+use super::emit;
+use ccd_guard::bag::BagError;
+use ccd_guard::bag::audit::{AuditSettings, AuditSummary, AuditedPlan, audit_bags};
+use ccd_guard::bag::storage::storage_files;
+use ccd_guard::bag::verdicts_mcap::VerdictsMcap;
+use ccd_guard::check::report::Report;
+use ccd_guard::check::{CheckOptions, Method};
+use ccd_guard::moveit::guard::GuardSettings;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct AuditArgs {
+    /// rosbag2 bags: folders (metadata.yaml with .mcap or .db3 files), or single .mcap or
+    /// .db3 files; read in the order given, as one recording.
+    #[arg(required = true)]
+    bags: Vec<PathBuf>,
+    /// The robot (URDF).
+    #[arg(long)]
+    urdf: PathBuf,
+    /// MoveIt's SRDF: its disable_collisions pairs are not checked.
+    #[arg(long)]
+    srdf: Option<PathBuf>,
+    /// The scene before the bags' first message (YAML): collision objects.
+    #[arg(long)]
+    scene: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Stop each check at its first answer: the first contact, or the certificate.
+    #[arg(long)]
+    first_only: bool,
+    /// Required clearance in metres: a collision-free plan not proven at least this far
+    /// from everything counts as too close (exit status 4).
+    #[arg(long, allow_negative_numbers = true)]
+    min_clearance: Option<f64>,
+    /// Also write the verdicts and markers, at the plans' bag times, into this MCAP file.
+    #[arg(long)]
+    mcap_out: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Method::Certified)]
+    method: Method,
+    /// The certifier's epsilon, in metres.
+    #[arg(long, default_value_t = 0.001)]
+    tolerance: f64,
+    /// Threads that check plans (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    jobs: usize,
+    /// Root directory of a package for package:// URIs, as NAME=DIR (repeatable).
+    #[arg(long = "package-dir", value_parser = parse_package_dir)]
+    package_dirs: Vec<(String, PathBuf)>,
+}
+
+fn fail(message: impl std::fmt::Display) -> i32 {
+    eprintln!("ccd_guard audit: {}", one_line(&message.to_string()));
+    2
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+pub fn run(args: AuditArgs) -> i32 {
+    if !(args.tolerance.is_finite() && args.tolerance > 0.0) {
+        return fail(format!("--tolerance {} must be a positive number of metres", args.tolerance));
+    }
+    if let Some(min) = args.min_clearance
+        && !(min.is_finite() && min >= 0.0)
+    {
+        return fail(format!("--min-clearance {min} must be a non-negative number of metres"));
+    }
+    // Every bag must be one before any is audited.
+    if let Some(error) = args.bags.iter().find_map(|bag| storage_files(bag).err()) {
+        return fail(error);
+    }
+    let mut out = match args.mcap_out.as_deref().map(VerdictsMcap::create).transpose() {
+        Ok(out) => out,
+        Err(e) => return fail(e),
+    };
+    let settings = AuditSettings { guard: guard_settings(&args), jobs: args.jobs };
+    let progress = progress_bar();
+    let mut write_error: Option<BagError> = None;
+    let mut table = TextTable::default();
+    let audited = audit_bags(&args.bags, &settings, |plan| {
+        progress.inc(1);
+        if let (Some(writer), None) = (&mut out, &write_error) {
+            write_error = writer.write(&plan).err();
+        }
+        match args.format {
+            Format::Json => emit(&format!("{}\n", plan_line(&plan))),
+            Format::Text => table.push(&plan),
+        }
+    });
+    progress.finish_and_clear();
+    let summary = match audited {
+        Ok(summary) => summary,
+        Err(e) => return fail(e),
+    };
+    if let Some(e) = write_error.or_else(|| out.map(VerdictsMcap::finish).and_then(Result::err)) {
+        return fail(e);
+    }
+    match args.format {
+        Format::Json => emit(&format!("{}\n", summary_line(&summary))),
+        Format::Text => emit(&table.finish(&summary)),
+    }
+    for damage in &summary.damaged {
+        eprintln!("ccd_guard audit: {}", one_line(&damage.to_string()));
+    }
+    summary.exit_code()
+}
+
+fn guard_settings(args: &AuditArgs) -> GuardSettings {
+    let uri = |path: &PathBuf| path.to_string_lossy().into_owned();
+    GuardSettings {
+        urdf_file: Some(uri(&args.urdf)),
+        srdf_file: args.srdf.as_ref().map(uri),
+        scene_file: args.scene.as_ref().map(uri),
+        package_dirs: args.package_dirs.clone(),
+        check: CheckOptions {
+            method: args.method,
+            tolerance: args.tolerance,
+            first_only: args.first_only,
+            min_clearance: args.min_clearance,
+            ..CheckOptions::default()
+        },
+        check_current_state: false,
+        // Markers cost a little per colliding plan: made only for the MCAP file.
+        publish_markers: args.mcap_out.is_some(),
+        ..GuardSettings::default()
+    }
+}
+
+/// A spinner on stderr when it is a terminal: plans audited, and their rate.
+fn progress_bar() -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner();
+    if let Ok(style) = ProgressStyle::with_template("{spinner} {pos} plans audited ({per_sec}, {elapsed})") {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    bar
+}
+
+/// One plan as a JSON line (the report as `check --format json` has it).
+fn plan_line(plan: &AuditedPlan) -> String {
+    #[derive(serde::Serialize)]
+    struct Line<'a> {
+        topic: &'a str,
+        stamp: u64,
+        index: usize,
+        report: &'a Report,
+        bag: String,
+    }
+    let line = Line { topic: &plan.topic, stamp: plan.stamp, index: plan.index, report: &plan.report, bag: plan.bag.display().to_string() };
+    serde_json::to_string(&line).expect("reports serialize")
+}
+
+fn summary_line(summary: &AuditSummary) -> String {
+    let counts = serde_json::json!({
+        "plans": summary.plans,
+        "collision_free": summary.collision_free,
+        "collision": summary.collision,
+        "uncertain": summary.uncertain,
+        "invalid": summary.invalid,
+        "elapsed_ms": summary.elapsed_ms,
+    });
+    serde_json::json!({ "summary": counts }).to_string()
+}
+
+/// `--format text`: one row per plan, then the summary.
+#[derive(Default)]
+struct TextTable {
+    rows: String,
+}
+
+impl TextTable {
+    fn push(&mut self, plan: &AuditedPlan) {
+        use std::fmt::Write;
+        let report = &plan.report;
+        let first = report.contacts.first();
+        let pair = first.map_or("-".to_string(), |c| format!("{} / {}", c.link, c.other));
+        let at = report.time_of_contact.map_or("-".to_string(), |t| format!("{t:.3}"));
+        let certified = if report.certified { "yes" } else { "no" };
+        let stamp = format!("{}.{:09}", plan.stamp / 1_000_000_000, plan.stamp % 1_000_000_000);
+        let _ = write!(self.rows, "{:>6}  {stamp:>20}  {:<28}  {:<14}  {certified:<9}  {at:>8}  {pair}", plan.index, plan.topic, report.verdict.name());
+        if let Some(error) = &report.error {
+            let _ = write!(self.rows, "  ({})", one_line(error));
+        }
+        self.rows.push('\n');
+    }
+
+    fn finish(self, summary: &AuditSummary) -> String {
+        let header =
+            format!("{:>6}  {:>20}  {:<28}  {:<14}  {:<9}  {:>8}  {}\n", "plan", "bag time [s]", "topic", "verdict", "certified", "toc [s]", "first contact");
+        let totals = format!(
+            "\n{} plans: {} collision_free, {} collision, {} uncertain, {} invalid ({:.0} ms)\n",
+            summary.plans, summary.collision_free, summary.collision, summary.uncertain, summary.invalid, summary.elapsed_ms
+        );
+        header + &self.rows + &totals
+    }
+}
