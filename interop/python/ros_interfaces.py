@@ -54,10 +54,10 @@ def _register_action_wrappers(store, package: str, stem: str) -> None:
     })
 
 
-def typestore():
-    """Jazzy's store plus MoveIt's, control_msgs' and ccd_guard's messages, service parts
-    and action parts."""
-    store = get_typestore(Stores.ROS2_JAZZY)
+def typestore(stores: Stores = Stores.ROS2_JAZZY):
+    """Jazzy's store (or that of ``stores``, e.g. ``Stores.ROS2_HUMBLE``) plus MoveIt's,
+    control_msgs' and ccd_guard's messages, service parts and action parts."""
+    store = get_typestore(stores)
     _register_dir(store, INTERFACES)
     for path in sorted(INTERFACES.glob("*/srv/*.srv")):
         _register_parts(store, path.parent.parent.name, "srv", path.stem, path.read_text(), ("Request", "Response"))
@@ -153,3 +153,40 @@ def _normalized_field(store, value, node, details):
         return normalized(store, value, details)
     inner_node, inner = details[0]
     return [_normalized_field(store, v, inner_node, inner) for v in value]
+
+
+def default_message(store, type_name: str, **fields):
+    """A message of ``type_name`` with the given fields and every other field at its
+    default (zero, false, empty string or sequence, fixed-size arrays of zeros), as a
+    ROS 2 message is constructed. Base-type sequences given as lists become numpy arrays,
+    as rosbags' serializer takes them."""
+    values = {}
+    for name, (node, details) in store.fielddefs[type_name][1]:
+        if name in fields:
+            values[name] = _as_field(fields.pop(name), node, details)
+        else:
+            values[name] = _default_field(store, node, details)
+    if fields:
+        raise TypeError(f"{type_name} has no field(s) {sorted(fields)}")
+    return store.types[type_name](**values)
+
+
+def _default_field(store, node, details):
+    if node == Nodetype.BASE:
+        kind = details[0]
+        return "" if kind == "string" else False if kind == "bool" else 0.0 if kind.startswith("float") else 0
+    if node == Nodetype.NAME:
+        return default_message(store, details)
+    (inner_node, inner), size = details
+    count = size if node == Nodetype.ARRAY else 0
+    if inner_node == Nodetype.BASE and inner[0] != "string":
+        return np.zeros(count, dtype=_NUMPY[inner[0]])
+    return [_default_field(store, inner_node, inner) for _ in range(count)]
+
+
+def _as_field(value, node, details):
+    if node in (Nodetype.SEQUENCE, Nodetype.ARRAY):
+        (inner_node, inner), _ = details
+        if inner_node == Nodetype.BASE and inner[0] != "string" and not isinstance(value, np.ndarray):
+            return np.asarray(value, dtype=_NUMPY[inner[0]])
+    return value

@@ -107,26 +107,45 @@ pub enum AuditError {
 /// Audits `bags`, read in the order given as one recording (the world carries from one to
 /// the next), handing each plan's verdict to `on_plan` in bag order.
 pub fn audit_bags(bags: &[PathBuf], settings: &AuditSettings, on_plan: impl FnMut(AuditedPlan)) -> Result<AuditSummary, AuditError> {
-    let started = Instant::now();
-    let mut replay = Replay::new(settings.guard.clone())?;
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(settings.jobs).build().map_err(|e| AuditError::Pool(e.to_string()))?;
-    let mut ordered = InOrder::new(pool.current_num_threads() * IN_FLIGHT_PER_JOB, on_plan);
-    let mut summary = AuditSummary::default();
-    for bag in bags {
-        let bag_name: Arc<Path> = Arc::from(bag.as_path());
-        let read = read_bag(bag, &mut |message| {
-            if let Some(plan) = replay.take(message) {
-                ordered.submit(&pool, bag_name.clone(), plan, &mut summary);
-            }
-        });
-        if let Err(damage) = read {
-            replay.mark_lost(&bag.display().to_string(), &format!("the rest of the bag could not be read ({damage})"));
-            summary.damaged.push(damage);
-        }
+    Ok(Auditor::new(settings)?.audit(bags, on_plan))
+}
+
+/// The robot loaded and the threads started, for one or more audits.
+pub struct Auditor {
+    replay: Replay,
+    pool: rayon::ThreadPool,
+}
+
+impl Auditor {
+    pub fn new(settings: &AuditSettings) -> Result<Self, AuditError> {
+        let replay = Replay::new(settings.guard.clone())?;
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(settings.jobs).build().map_err(|e| AuditError::Pool(e.to_string()))?;
+        Ok(Self { replay, pool })
     }
-    ordered.finish(&mut summary);
-    summary.elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
-    Ok(summary)
+
+    /// Audits `bags` (see [`audit_bags`]); the world goes on from where the last audit
+    /// left it.
+    pub fn audit(&mut self, bags: &[PathBuf], on_plan: impl FnMut(AuditedPlan)) -> AuditSummary {
+        let started = Instant::now();
+        let (replay, pool) = (&mut self.replay, &self.pool);
+        let mut ordered = InOrder::new(pool.current_num_threads() * IN_FLIGHT_PER_JOB, on_plan);
+        let mut summary = AuditSummary::default();
+        for bag in bags {
+            let bag_name: Arc<Path> = Arc::from(bag.as_path());
+            let read = read_bag(bag, &mut |message| {
+                if let Some(plan) = replay.take(message) {
+                    ordered.submit(pool, bag_name.clone(), plan, &mut summary);
+                }
+            });
+            if let Err(damage) = read {
+                replay.mark_lost(&bag.display().to_string(), &format!("the rest of the bag could not be read ({damage})"));
+                summary.damaged.push(damage);
+            }
+        }
+        ordered.finish(&mut summary);
+        summary.elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
+        summary
+    }
 }
 
 /// A finished check and where it goes.

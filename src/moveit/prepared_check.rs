@@ -43,7 +43,7 @@ enum Work {
         scene_lacks: Option<String>,
         markers: bool,
     },
-    Invalid(Report),
+    Invalid(Box<Report>),
 }
 
 /// A job's report and what the node sends of it.
@@ -59,7 +59,7 @@ impl PreparedCheck {
     }
 
     pub fn invalid(report: Report, label: VerdictLabel) -> Self {
-        Self { label, work: Work::Invalid(report) }
+        Self { label, work: Work::Invalid(Box::new(report)) }
     }
 
     /// [`run`](Self::run), with a failure inside (a panic: a bug of ours, met by some
@@ -90,7 +90,7 @@ impl PreparedCheck {
             }
             Work::Invalid(report) => {
                 let verdict = self.label.verdict(&report);
-                CheckedJob { report, result: CheckResult { verdict, markers: None } }
+                CheckedJob { report: *report, result: CheckResult { verdict, markers: None } }
             }
         }
     }
