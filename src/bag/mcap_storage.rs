@@ -29,7 +29,7 @@ pub fn read(path: &Path, on_message: &mut dyn FnMut(BagMessage)) -> Result<(), B
     let counted = CountingReader { inner: BufReader::with_capacity(1 << 16, file), read: bytes_read.clone() };
     let mut reader = mcap::io::MessageReader::new_with_options(counted, options);
     let mut kinds: HashMap<u16, Option<(Arc<str>, RecordedKind)>> = HashMap::new();
-    let mut last_time = 0;
+    let (mut last_time, mut out_of_order) = (0, false);
     for next in reader.by_ref() {
         let message = next.map_err(|e| damaged(path, &bytes_read, e.to_string()))?;
         let channel = &message.channel;
@@ -38,10 +38,11 @@ pub fn read(path: &Path, on_message: &mut dyn FnMut(BagMessage)) -> Result<(), B
             let kind = RecordedKind::of_type(&schema.name).filter(|_| channel.message_encoding == "cdr")?;
             Some((Arc::from(channel.topic.as_str()), kind))
         });
-        if message.log_time < last_time {
-            log::warn!("{}: messages out of time order at {} ns: replayed in file order", path.display(), message.log_time);
+        if message.log_time < last_time && !out_of_order {
+            log::warn!("{}: messages out of time order (at {} ns): replayed in the order written", path.display(), message.log_time);
+            out_of_order = true;
         }
-        last_time = message.log_time;
+        last_time = last_time.max(message.log_time);
         if let Some((topic, kind)) = kind {
             on_message(BagMessage { topic: topic.clone(), kind: *kind, log_time: message.log_time, data: message.data.into_owned() });
         }

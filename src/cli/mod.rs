@@ -64,8 +64,10 @@ pub fn run(args: Vec<OsString>) -> i32 {
     // The node starts its own log, as rcl writes it, at its own `--log-level`: a logger
     // started here first would be the one kept.
     if !matches!(cli.command, Some(Command::Node { .. }) | None) {
-        // The audit says each plan's problem in its line: warnings would repeat them.
-        let level = if matches!(cli.command, Some(Command::Audit(_))) { "error" } else { "warn,rustdds=error,ros2_client=error" };
+        // The audit says each plan's problem in its line: warnings would repeat them (but
+        // a bag out of time order is said).
+        let level =
+            if matches!(cli.command, Some(Command::Audit(_))) { "error,ccd_guard::bag::mcap_storage=warn" } else { "warn,rustdds=error,ros2_client=error" };
         env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level)).init();
     }
     match cli.command {

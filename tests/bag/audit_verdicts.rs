@@ -1,7 +1,7 @@
 //! The audit's verdicts: those the node's guard gives live on the same messages, those
 //! `ccd_guard check` gives on the same plan and world, in bag order, with the world
 //! replayed in time order across storage formats, split files and bags.
-use super::recording::{DEMO_VERDICTS, Recording, SECOND, T0, demo_args, demo_recording, display, home_state, intruder};
+use super::recording::{DEMO_VERDICTS, Recording, SECOND, T0, demo_args, demo_recording, display, intruder};
 use crate::common::cli::{ccd_guard, run};
 use crate::common::demo::{demo, demo_guard, demo_trajectory};
 use ccd_guard::bag::audit::{AuditSettings, AuditedPlan, audit_bags};
@@ -166,22 +166,30 @@ fn several_bags_are_read_in_order_as_one_recording() {
 fn the_latest_joint_state_holds_the_joints_a_plan_leaves_out() {
     let dir = tempfile::tempdir().unwrap();
     let t = |s: u64| T0 + s * SECOND;
-    // The free plan without joint6: joint6 is held where the joint states put it.
+    // The free plan without joint2: joint2 is held where the latest joint state put it
+    // (1.2 rad brings link3 down onto the table).
     let mut plan = demo_trajectory("traj_free.yaml");
-    plan.joint_names.pop();
+    plan.joint_names.remove(1);
     for point in &mut plan.points {
-        point.positions.pop();
+        point.positions.remove(1);
     }
+    let joint2 = |position: f64| msg::JointState { name: vec!["joint2".into()], position: vec![position], ..Default::default() };
     let mut r = Recording::default();
     r.add("/planned_trajectory", t(1), &plan);
-    r.add("/joint_states", t(2), &home_state());
+    r.add("/joint_states", t(2), &joint2(1.2));
     r.add("/planned_trajectory", t(3), &plan);
+    r.add("/joint_states", t(4), &joint2(-0.5));
+    r.add("/planned_trajectory", t(5), &plan);
+    // A DisplayTrajectory's trajectory_start comes before the latest joint state.
+    let mut display = display("traj_free.yaml");
+    display.trajectory[0].joint_trajectory = plan.clone();
+    display.trajectory_start.joint_state = joint2(1.2);
+    r.add("/display_planned_path", t(6), &display);
     let bag = dir.path().join("partial.mcap");
     r.write_mcap(&bag);
-    let plans = audit(&[bag], 1);
-    // Before any joint state the robot's default holds joint6 (0, as at home here).
-    assert_eq!(plans[1].report.verdict.name(), "collision_free");
-    assert_eq!(plans.len(), 2);
+    let plans = audit(&[bag], 2);
+    assert_eq!(verdicts(&plans), ["collision_free", "collision", "collision_free", "collision"]);
+    assert_eq!((plans[1].report.contacts[0].link.as_str(), plans[1].report.contacts[0].other.as_str()), ("link3", "table"));
 }
 
 #[test]
