@@ -2,23 +2,23 @@
 //! checks run on every core while reading goes on, the plans handed back in bag order.
 //!
 //! Reading and the replay stay on the caller's thread (the world changes in time order);
-//! each plan leaves it as a [`PreparedCheck`] holding the world as it stood, and a pool of
-//! `jobs` threads runs them. At most a few checks per thread wait at once, so memory
+//! each plan leaves it as a [`PreparedCheck`](crate::moveit::prepared_check::PreparedCheck)
+//! holding the world as it stood, and `jobs` threads run them
+//! ([`check_workers`](super::check_workers)). At most a few checks per thread wait at once, so memory
 //! follows the largest message and the worlds in flight, not the bag.
 use super::BagError;
-use super::replay::{RecordedPlan, Replay};
+use super::check_workers::{CheckWorkers, Done, Job};
+use super::replay::{RecordedPlan, Replay, ReplayError};
 use super::storage::read_bag;
 use crate::check::{Report, Verdict};
-use crate::moveit::guard::{GuardSettings, NoRobot};
+use crate::moveit::guard::GuardSettings;
 use crate::moveit::msg;
-use crate::moveit::prepared_check::CheckedJob;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::mpsc;
 use std::time::Instant;
 
-/// Checks in flight (queued or running) per thread of the pool.
+/// Checks in flight (queued or running) per check thread.
 const IN_FLIGHT_PER_JOB: usize = 4;
 
 /// What the audit is run with.
@@ -26,6 +26,9 @@ const IN_FLIGHT_PER_JOB: usize = 4;
 pub struct AuditSettings {
     /// The robot, the SRDF, the scene file and the check's options.
     pub guard: GuardSettings,
+    /// The world before the bags, given as a MoveIt message (a PlanningScene echo or
+    /// `.scene` text read by the command line), on top of the scene file.
+    pub scene: Option<msg::PlanningScene>,
     /// Threads that check plans; 0: one per core.
     pub jobs: usize,
 }
@@ -99,9 +102,9 @@ impl AuditSummary {
 #[derive(Debug, thiserror::Error)]
 pub enum AuditError {
     #[error(transparent)]
-    NoRobot(#[from] NoRobot),
-    #[error("thread pool: {0}")]
-    Pool(String),
+    World(#[from] ReplayError),
+    #[error("check threads: {0}")]
+    Threads(String),
 }
 
 /// Audits `bags`, read in the order given as one recording (the world carries from one to
@@ -113,28 +116,28 @@ pub fn audit_bags(bags: &[PathBuf], settings: &AuditSettings, on_plan: impl FnMu
 /// The robot loaded and the threads started, for one or more audits.
 pub struct Auditor {
     replay: Replay,
-    pool: rayon::ThreadPool,
+    workers: CheckWorkers,
 }
 
 impl Auditor {
     pub fn new(settings: &AuditSettings) -> Result<Self, AuditError> {
-        let replay = Replay::new(settings.guard.clone())?;
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(settings.jobs).build().map_err(|e| AuditError::Pool(e.to_string()))?;
-        Ok(Self { replay, pool })
+        let replay = Replay::new(settings.guard.clone(), settings.scene.as_ref())?;
+        let workers = CheckWorkers::start(settings.jobs).map_err(|e| AuditError::Threads(e.to_string()))?;
+        Ok(Self { replay, workers })
     }
 
     /// Audits `bags` (see [`audit_bags`]); the world goes on from where the last audit
     /// left it.
     pub fn audit(&mut self, bags: &[PathBuf], on_plan: impl FnMut(AuditedPlan)) -> AuditSummary {
         let started = Instant::now();
-        let (replay, pool) = (&mut self.replay, &self.pool);
-        let mut ordered = InOrder::new(pool.current_num_threads() * IN_FLIGHT_PER_JOB, on_plan);
+        let replay = &mut self.replay;
+        let mut ordered = InOrder::new(&self.workers, on_plan);
         let mut summary = AuditSummary::default();
         for bag in bags {
             let bag_name: Arc<Path> = Arc::from(bag.as_path());
             let read = read_bag(bag, &mut |message| {
                 if let Some(plan) = replay.take(message) {
-                    ordered.submit(pool, bag_name.clone(), plan, &mut summary);
+                    ordered.submit(bag_name.clone(), plan, &mut summary);
                 }
             });
             if let Err(damage) = read {
@@ -148,41 +151,28 @@ impl Auditor {
     }
 }
 
-/// A finished check and where it goes.
-struct Done {
-    index: usize,
-    bag: Arc<Path>,
-    topic: Arc<str>,
-    stamp: u64,
-    checked: CheckedJob,
-}
-
-/// Checks sent to the pool, and their results handed on in the order sent.
-struct InOrder<F> {
+/// Checks sent to the workers, and their results handed on in the order sent.
+struct InOrder<'w, F> {
+    workers: &'w CheckWorkers,
     limit: usize,
     sent: usize,
     handed: usize,
     waiting: BTreeMap<usize, Done>,
-    results: (mpsc::Sender<Done>, mpsc::Receiver<Done>),
     on_plan: F,
 }
 
-impl<F: FnMut(AuditedPlan)> InOrder<F> {
-    fn new(limit: usize, on_plan: F) -> Self {
-        Self { limit: limit.max(1), sent: 0, handed: 0, waiting: BTreeMap::new(), results: mpsc::channel(), on_plan }
+impl<'w, F: FnMut(AuditedPlan)> InOrder<'w, F> {
+    fn new(workers: &'w CheckWorkers, on_plan: F) -> Self {
+        let limit = workers.count() * IN_FLIGHT_PER_JOB;
+        Self { workers, limit, sent: 0, handed: 0, waiting: BTreeMap::new(), on_plan }
     }
 
-    fn submit(&mut self, pool: &rayon::ThreadPool, bag: Arc<Path>, plan: RecordedPlan, summary: &mut AuditSummary) {
+    fn submit(&mut self, bag: Arc<Path>, plan: RecordedPlan, summary: &mut AuditSummary) {
         while self.sent - self.handed >= self.limit {
             self.receive_one(summary);
         }
-        let (index, results) = (self.sent, self.results.0.clone());
+        self.workers.send(Job { index: self.sent, bag, plan });
         self.sent += 1;
-        let RecordedPlan { topic, log_time, check } = plan;
-        pool.spawn(move || {
-            let checked = check.run_contained();
-            let _ = results.send(Done { index, bag, topic, stamp: log_time, checked });
-        });
     }
 
     fn finish(&mut self, summary: &mut AuditSummary) {
@@ -193,7 +183,7 @@ impl<F: FnMut(AuditedPlan)> InOrder<F> {
 
     /// Waits for one result, then hands on every result now next in order.
     fn receive_one(&mut self, summary: &mut AuditSummary) {
-        let done = self.results.1.recv().expect("the audit holds a sender");
+        let done = self.workers.receive();
         self.waiting.insert(done.index, done);
         while let Some(done) = self.waiting.remove(&self.handed) {
             self.handed += 1;

@@ -11,7 +11,8 @@
 //!   read by [`mcap_storage`] (the `mcap` crate, streaming) and [`sqlite_storage`]
 //!   (`rusqlite`, in pages), each handing over one [`message::BagMessage`] at a time;
 //! - [`replay`]: the recorded world kept in step, plans prepared against it;
-//! - [`audit`]: the plans checked on every core, handed back in bag order;
+//! - [`audit`]: the plans checked on every core ([`check_workers`]), handed back in bag
+//!   order;
 //! - [`verdicts_mcap`]: the verdicts and markers as an MCAP file, [`schemas`] their
 //!   `ros2msg` definitions.
 //!
@@ -19,6 +20,7 @@
 //! damage), never a shorter bag; a scene message that does not decode leaves the scene
 //! incomplete, so no later plan is certified free over it.
 pub mod audit;
+pub mod check_workers;
 pub mod mcap_storage;
 pub mod message;
 pub mod metadata;

@@ -10,7 +10,7 @@ use crate::moveit::cdr::{CdrError, from_cdr};
 use crate::moveit::guard::{Guard, GuardSettings, NoRobot, TrajectoryJob};
 use crate::moveit::msg;
 use crate::moveit::prepared_check::{PreparedCheck, VerdictLabel};
-use crate::moveit::scene_input::SceneInput;
+use crate::moveit::scene_input::{SceneInput, TakeInError};
 use std::sync::Arc;
 
 /// A plan found in the bag, ready to check against the world at its receive time.
@@ -21,19 +21,34 @@ pub struct RecordedPlan {
     pub check: PreparedCheck,
 }
 
+/// Why the world before the bag cannot be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error(transparent)]
+    NoRobot(#[from] NoRobot),
+    /// The scene given as a MoveIt message could not be taken in whole.
+    #[error("scene: {0}")]
+    Scene(TakeInError),
+}
+
 /// The replayed world.
 pub struct Replay {
     guard: Guard,
 }
 
 impl Replay {
-    /// The world of the settings' robot and scene file, before the bag's first message.
-    pub fn new(settings: GuardSettings) -> Result<Self, NoRobot> {
+    /// The world of the settings' robot and scene file, and of `scene` (a scene given as
+    /// a MoveIt message), before the bag's first message.
+    pub fn new(settings: GuardSettings, scene: Option<&msg::PlanningScene>) -> Result<Self, ReplayError> {
         let mut settings = settings;
         // The audit checks plans; the recorded joint states are start states only.
         settings.check_current_state = false;
-        let guard = Guard::new(settings);
+        let mut guard = Guard::new(settings);
         guard.scene()?;
+        if let Some(scene) = scene {
+            // What the node would reject (and not certify around) is an error here.
+            guard.take_in(SceneInput::PlanningScene(scene)).map_err(ReplayError::Scene)?;
+        }
         Ok(Self { guard })
     }
 

@@ -2,6 +2,7 @@
 //! it stood (`ccd_guard::bag`), printed as JSON lines or a table, with a summary.
 use super::check_command::{Format, parse_package_dir};
 use super::emit;
+use super::moveit_input::scene_message;
 use ccd_guard::bag::BagError;
 use ccd_guard::bag::audit::{AuditSettings, AuditSummary, AuditedPlan, audit_bags};
 use ccd_guard::bag::storage::storage_files;
@@ -26,7 +27,8 @@ pub struct AuditArgs {
     /// MoveIt's SRDF: its disable_collisions pairs are not checked.
     #[arg(long)]
     srdf: Option<PathBuf>,
-    /// The scene before the bags' first message (YAML): collision objects.
+    /// The scene before the bags' first message: the scene YAML, a PlanningScene echo or
+    /// MoveIt's .scene text, as for check.
     #[arg(long)]
     scene: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -80,7 +82,16 @@ pub fn run(args: AuditArgs) -> i32 {
         Ok(out) => out,
         Err(e) => return fail(e),
     };
-    let settings = AuditSettings { guard: guard_settings(&args), jobs: args.jobs };
+    // The scene in any format `check` reads: a MoveIt message goes through the node's code.
+    let scene = match args.scene.as_deref().map(scene_message).transpose() {
+        Ok(scene) => scene.flatten(),
+        Err(e) => return fail(e),
+    };
+    let mut guard = guard_settings(&args);
+    if scene.is_some() {
+        guard.scene_file = None;
+    }
+    let settings = AuditSettings { guard, scene, jobs: args.jobs };
     let progress = progress_bar();
     let mut write_error: Option<BagError> = None;
     let mut table = TextTable::default();

@@ -97,18 +97,8 @@ fn load_world(
     robot: ccd_guard::robot::Robot,
     disabled: Option<Vec<ccd_guard::robot::srdf::DisabledPair>>,
 ) -> InputResult<(SceneWorld, Option<JointState>)> {
-    let scene = if path.extension().is_some_and(|e| e == "scene") {
-        let objects = parse_scene_text(&ccd_guard::error::read_text(path)?).map_err(|e| InputError::in_file(path, e.to_string()))?;
-        msg::PlanningScene { is_diff: true, world: msg::PlanningSceneWorld { collision_objects: objects, ..Default::default() }, ..Default::default() }
-    } else {
-        let text = first_document(&ccd_guard::error::read_text(path)?);
-        let value: Value = serde_norway::from_str(&text).map_err(|e| malformed(path, "scene", e))?;
-        let is_message =
-            value.get("objects").is_none() && ["world", "robot_state", "allowed_collision_matrix", "is_diff"].iter().any(|k| value.get(k).is_some());
-        if !is_message {
-            return Ok((SceneWorld::Plain(CollisionWorld::new(robot, load_scene(path, resolver)?, disabled.as_deref())), None));
-        }
-        serde_norway::from_value(value).map_err(|e| malformed(path, "moveit_msgs/PlanningScene", e))?
+    let Some(scene) = scene_message(path)? else {
+        return Ok((SceneWorld::Plain(CollisionWorld::new(robot, load_scene(path, resolver)?, disabled.as_deref())), None));
     };
     let mut state = PlanningSceneState::new(robot, disabled, Scene::default(), "");
     // Nothing may be left out: what the node would reject (and not certify around) is
@@ -116,4 +106,21 @@ fn load_world(
     state.apply_planning_scene(&scene).map_err(|e| InputError::in_file(path, e.to_string()))?;
     let joints = state.current_state();
     Ok((SceneWorld::Planning(state), (!joints.name.is_empty()).then_some(joints)))
+}
+
+/// A scene file that is a MoveIt message (a PlanningScene echo, or `.scene` text as a
+/// PlanningScene diff); `None` for the contract's scene YAML.
+pub fn scene_message(path: &Path) -> InputResult<Option<msg::PlanningScene>> {
+    if path.extension().is_some_and(|e| e == "scene") {
+        let objects = parse_scene_text(&ccd_guard::error::read_text(path)?).map_err(|e| InputError::in_file(path, e.to_string()))?;
+        let world = msg::PlanningSceneWorld { collision_objects: objects, ..Default::default() };
+        return Ok(Some(msg::PlanningScene { is_diff: true, world, ..Default::default() }));
+    }
+    let text = first_document(&ccd_guard::error::read_text(path)?);
+    let value: Value = serde_norway::from_str(&text).map_err(|e| malformed(path, "scene", e))?;
+    let is_message = value.get("objects").is_none() && ["world", "robot_state", "allowed_collision_matrix", "is_diff"].iter().any(|k| value.get(k).is_some());
+    if !is_message {
+        return Ok(None);
+    }
+    serde_norway::from_value(value).map(Some).map_err(|e| malformed(path, "moveit_msgs/PlanningScene", e))
 }

@@ -16,6 +16,7 @@ pub fn demo_settings(jobs: usize) -> AuditSettings {
     let file = |f: &str| Some(demo(f).display().to_string());
     AuditSettings {
         guard: GuardSettings { urdf_file: file("robot.urdf"), srdf_file: file("robot.srdf"), scene_file: file("scene.yaml"), ..GuardSettings::default() },
+        scene: None,
         jobs,
     }
 }
@@ -237,6 +238,29 @@ fn the_command_prints_json_lines_a_summary_and_the_exit_status() {
     let (code, table, _) = run(ccd_guard().arg("audit").arg(&bag).args(demo_args()));
     assert_eq!(code, 1);
     assert!(table.contains("/display_planned_path") && table.contains("7 plans: 2 collision_free, 3 collision, 0 uncertain, 2 invalid"), "{table}");
+}
+
+#[test]
+fn the_scene_may_be_given_as_check_takes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let bag = dir.path().join("demo.mcap");
+    demo_recording().write_mcap(&bag);
+    // The demo scene's shelf board as MoveIt's .scene text, and as a PlanningScene echo.
+    let scene_text = "demo\n* shelf_board\n1\nbox\n0.25 0.4 0.003\n1.045 0 0.25\n0 0 0 1\n0 0 0 0\n.\n";
+    let echo = "is_diff: false\nworld:\n  collision_objects:\n  - id: shelf_board\n    header: {frame_id: base_link}\n    primitives:\n    - {type: 1, dimensions: [0.25, 0.4, 0.003]}\n    primitive_poses:\n    - {position: {x: 1.045, y: 0.0, z: 0.25}, orientation: {x: 0.0, y: 0.0, z: 0.0, w: 1.0}}\n    operation: 0\n";
+    for (name, text) in [("shelf.scene", scene_text), ("shelf.yaml", echo)] {
+        let scene = dir.path().join(name);
+        std::fs::write(&scene, text).unwrap();
+        let args = ["--urdf", "robot.urdf", "--srdf", "robot.srdf"].map(|a| if a.starts_with("--") { a.into() } else { demo(a).display().to_string() });
+        let (_, audited, stderr) = run(ccd_guard().arg("audit").arg(&bag).args(args.clone()).arg("--scene").arg(&scene).args(["--format", "json"]));
+        let (_, checked, _) =
+            run(ccd_guard().args(["check", "--format", "json", "--trajectory"]).arg(demo("traj_thin.yaml")).args(args).arg("--scene").arg(&scene));
+        let thin: serde_json::Value = serde_json::from_str(audited.lines().nth(2).unwrap_or_else(|| panic!("{stderr}"))).unwrap();
+        let checked: serde_json::Value = serde_json::from_str(&checked).unwrap();
+        assert_eq!(thin["report"]["verdict"], "collision", "{name}");
+        assert_eq!(thin["report"]["time_of_contact"], checked["time_of_contact"], "{name}");
+        assert_eq!(thin["report"]["contacts"][0]["other"], "shelf_board");
+    }
 }
 
 /// The exit status over all plans, as `check`'s.
