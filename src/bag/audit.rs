@@ -6,6 +6,10 @@
 //! holding the world as it stood, and `jobs` threads run them
 //! ([`check_workers`](super::check_workers)). At most a few checks per thread wait at once, so memory
 //! follows the largest message and the worlds in flight, not the bag.
+//!
+//! Soundness: every plan read is answered, in order (a check that fails inside is an
+//! `invalid` verdict); a bag read short is reported, and the world after it is marked
+//! incomplete, so the bags that follow certify nothing over what the damage hid.
 use super::BagError;
 use super::check_workers::{CheckWorkers, Done, Job};
 use super::replay::{RecordedPlan, Replay, ReplayError};
@@ -78,8 +82,8 @@ impl AuditSummary {
         }
     }
 
-    /// The exit status over all plans: 2 for a bag read short; else 1 for any
-    /// collision; 2 for any plan that could not be checked; 3 for any uncertain; 4 for
+    /// The exit status over all plans: 2 for a bag read short (whatever its plans
+    /// said: the bag was not audited whole); else 1 for any collision; 2 for any plan that could not be checked; 3 for any uncertain; 4 for
     /// any closer than the required clearance; else 0.
     pub fn exit_code(&self) -> i32 {
         if !self.damaged.is_empty() {
@@ -104,7 +108,7 @@ pub enum AuditError {
     #[error(transparent)]
     World(#[from] ReplayError),
     #[error("check threads: {0}")]
-    Threads(String),
+    Threads(#[source] std::io::Error),
 }
 
 /// Audits `bags`, read in the order given as one recording (the world carries from one to
@@ -122,7 +126,7 @@ pub struct Auditor {
 impl Auditor {
     pub fn new(settings: &AuditSettings) -> Result<Self, AuditError> {
         let replay = Replay::new(settings.guard.clone(), settings.scene.as_ref())?;
-        let workers = CheckWorkers::start(settings.jobs).map_err(|e| AuditError::Threads(e.to_string()))?;
+        let workers = CheckWorkers::start(settings.jobs).map_err(AuditError::Threads)?;
         Ok(Self { replay, workers })
     }
 

@@ -8,7 +8,16 @@ pub struct BagMessage {
     pub kind: RecordedKind,
     /// The bag's receive time (rosbag2's `timestamp`, MCAP's `log_time`), in ns.
     pub log_time: u64,
-    pub data: Vec<u8>,
+    pub data: Payload,
+}
+
+/// A message's bytes, or why the audit cannot read them.
+#[derive(Clone, Debug)]
+pub enum Payload {
+    /// CDR, as ROS 2 writes it.
+    Cdr(Vec<u8>),
+    /// Another encoding: a plan that cannot be checked, a gap in the world.
+    Unreadable(String),
 }
 
 /// The types the audit reads, by their ROS 2 names; every other type is skipped.
@@ -35,11 +44,6 @@ impl RecordedKind {
             ("sensor_msgs", "JointState") => Self::JointState,
             _ => return None,
         })
-    }
-
-    /// Whether its messages are plans to check.
-    pub fn is_plan(self) -> bool {
-        matches!(self, Self::DisplayTrajectory | Self::JointTrajectory)
     }
 }
 

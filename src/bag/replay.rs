@@ -4,10 +4,11 @@
 //! Soundness: a scene message that does not decode, or a bag that broke off, leaves the
 //! scene marked incomplete (until a whole PlanningScene), so no plan after it is
 //! certified free.
-use super::message::{BagMessage, RecordedKind};
+use super::message::{BagMessage, Payload, RecordedKind};
 use crate::check::Report;
-use crate::moveit::cdr::{CdrError, from_cdr};
+use crate::moveit::cdr::from_cdr;
 use crate::moveit::guard::{Guard, GuardSettings, NoRobot, TrajectoryJob};
+use crate::moveit::internal_error::contained;
 use crate::moveit::msg;
 use crate::moveit::prepared_check::{PreparedCheck, VerdictLabel};
 use crate::moveit::scene_input::{SceneInput, TakeInError};
@@ -60,15 +61,15 @@ impl Replay {
             RecordedKind::DisplayTrajectory => Some(self.plan(message, |m: msg::DisplayTrajectory, t| TrajectoryJob::from_display_trajectory(t, m))),
             RecordedKind::JointTrajectory => Some(self.plan(message, |m: msg::JointTrajectory, t| TrajectoryJob::from_joint_trajectory(t, m))),
             RecordedKind::PlanningScene => {
-                self.take_in(&topic, from_cdr::<msg::PlanningScene>(&message.data), |m| SceneInput::PlanningScene(m));
+                self.take_in(&topic, decode::<msg::PlanningScene>(&message.data), |m| SceneInput::PlanningScene(m));
                 None
             }
             RecordedKind::CollisionObject => {
-                self.take_in(&topic, from_cdr::<msg::CollisionObject>(&message.data), |m| SceneInput::CollisionObject(m));
+                self.take_in(&topic, decode::<msg::CollisionObject>(&message.data), |m| SceneInput::CollisionObject(m));
                 None
             }
             RecordedKind::JointState => {
-                match from_cdr::<msg::JointState>(&message.data) {
+                match decode::<msg::JointState>(&message.data) {
                     Ok(state) => self.take_in_logged(&topic, SceneInput::JointState(&state)),
                     Err(e) => log::warn!("{topic}: a joint state that could not be read: {e}"),
                 }
@@ -84,26 +85,31 @@ impl Replay {
     }
 
     fn plan<M: serde::de::DeserializeOwned>(&mut self, message: BagMessage, job: impl FnOnce(M, &str) -> TrajectoryJob) -> RecordedPlan {
-        let check = match from_cdr::<M>(&message.data) {
-            Ok(decoded) => self.guard.prepare_check(&job(decoded, &message.topic)),
-            Err(e) => self.unreadable_plan(&message.topic, e),
+        let check = match decode::<M>(&message.data) {
+            // As the node's worker: a failure inside (a panic) is this plan's `invalid`.
+            Ok(decoded) => {
+                let job = job(decoded, &message.topic);
+                contained(&message.topic, || self.guard.prepare_check(&job)).unwrap_or_else(|internal| self.invalid_plan(&message.topic, internal.to_string()))
+            }
+            Err(e) => self.invalid_plan(&message.topic, format!("a message that could not be read: {e}")),
         };
         RecordedPlan { topic: message.topic, log_time: message.log_time, check }
     }
 
-    /// A plan whose message does not decode: `invalid`, saying why.
-    fn unreadable_plan(&self, topic: &str, error: CdrError) -> PreparedCheck {
+    /// A plan that cannot be checked (its message does not decode, or preparing it
+    /// failed inside): `invalid`, saying why.
+    fn invalid_plan(&self, topic: &str, why: String) -> PreparedCheck {
         let options = &self.guard.parameters().check;
-        let report = Report::invalid(options.method.into(), options.tolerance, format!("a message that could not be read: {error}"));
+        let report = Report::invalid(options.method.into(), options.tolerance, why);
         let label = VerdictLabel { source: topic.to_string(), stamp: msg::Time::default(), frame: String::new() };
         PreparedCheck::invalid(report, label)
     }
 
-    fn take_in<M>(&mut self, topic: &str, decoded: Result<M, CdrError>, input: impl for<'a> FnOnce(&'a M) -> SceneInput<'a>) {
+    fn take_in<M>(&mut self, topic: &str, decoded: Result<M, String>, input: impl for<'a> FnOnce(&'a M) -> SceneInput<'a>) {
         match decoded {
             Ok(message) => self.take_in_logged(topic, input(&message)),
-            Err(e) => {
-                self.guard.take_in_unreadable(topic, &e.to_string());
+            Err(why) => {
+                self.guard.take_in_unreadable(topic, &why);
             }
         }
     }
@@ -112,5 +118,13 @@ impl Replay {
         if let Err(e) = self.guard.take_in(input) {
             log::warn!("{topic}: {e}");
         }
+    }
+}
+
+/// A message of a type the audit reads, decoded; or why not.
+fn decode<M: serde::de::DeserializeOwned>(payload: &Payload) -> Result<M, String> {
+    match payload {
+        Payload::Cdr(bytes) => from_cdr(bytes).map_err(|e| e.to_string()),
+        Payload::Unreadable(why) => Err(why.clone()),
     }
 }

@@ -1,8 +1,13 @@
 //! SQLite storage files (`.db3`, rosbag2's format before Iron), read with `rusqlite`
 //! (SQLite bundled): one row at a time in receive-time order, so memory follows the
 //! largest message, not the file.
+//!
+//! Soundness: what SQLite finds damaged (a file cut short, a page that does not parse) is
+//! an error after the messages before it. SQLite keeps no checksum of a message's bytes:
+//! a flipped bit inside one is seen only if the message no longer decodes. A message of a
+//! type the audit reads in an encoding it cannot read is handed on as such.
 use super::BagError;
-use super::message::{BagMessage, RecordedKind};
+use super::message::{BagMessage, Payload, RecordedKind};
 use rusqlite::{Connection, OpenFlags};
 use std::collections::HashMap;
 use std::path::Path;
@@ -41,17 +46,25 @@ pub fn read(path: &Path, on_message: &mut dyn FnMut(BagMessage)) -> Result<(), B
 }
 
 /// The topics whose type the audit reads, by id.
-fn read_topics(connection: &Connection) -> rusqlite::Result<HashMap<i64, (Arc<str>, RecordedKind)>> {
+fn read_topics(connection: &Connection) -> rusqlite::Result<HashMap<i64, Topic>> {
     let mut statement = connection.prepare("SELECT id, name, type, serialization_format FROM topics")?;
     let rows = statement.query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?, row.get::<_, String>(2)?, row.get::<_, String>(3)?)))?;
     let mut topics = HashMap::new();
     for row in rows {
         let (id, name, type_name, format) = row?;
-        if let Some(kind) = RecordedKind::of_type(&type_name).filter(|_| format == "cdr") {
-            topics.insert(id, (Arc::from(name.as_str()), kind));
+        if let Some(kind) = RecordedKind::of_type(&type_name) {
+            topics.insert(id, Topic { name: Arc::from(name.as_str()), kind, format });
         }
     }
     Ok(topics)
+}
+
+/// A topic whose type the audit reads.
+struct Topic {
+    name: Arc<str>,
+    kind: RecordedKind,
+    /// Its serialization format (`cdr`, as rosbag2 writes).
+    format: String,
 }
 
 /// A row's receive time, and its message when its topic is one the audit reads.
@@ -60,12 +73,18 @@ struct Row {
     message: Option<BagMessage>,
 }
 
-fn decode_row(row: &rusqlite::Row, topics: &HashMap<i64, (Arc<str>, RecordedKind)>) -> rusqlite::Result<Row> {
+fn decode_row(row: &rusqlite::Row, topics: &HashMap<i64, Topic>) -> rusqlite::Result<Row> {
     let topic_id: i64 = row.get(0)?;
     let timestamp: i64 = row.get(1)?;
     let log_time = u64::try_from(timestamp).unwrap_or(0);
     let message = match topics.get(&topic_id) {
-        Some((topic, kind)) => Some(BagMessage { topic: topic.clone(), kind: *kind, log_time, data: row.get(2)? }),
+        Some(topic) => {
+            let data = match topic.format.as_str() {
+                "cdr" => Payload::Cdr(row.get(2)?),
+                other => Payload::Unreadable(format!("serialization format '{other}', not CDR")),
+            };
+            Some(BagMessage { topic: topic.name.clone(), kind: topic.kind, log_time, data })
+        }
         None => None,
     };
     Ok(Row { log_time, message })

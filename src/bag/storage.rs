@@ -71,10 +71,14 @@ fn listed_files(bag: &Path, metadata: &Path) -> Result<Vec<StorageFile>, BagErro
 /// order (`name_0`, `name_1`, ..., `name_10`).
 fn found_files(bag: &Path) -> Result<Vec<StorageFile>, BagError> {
     let entries = std::fs::read_dir(bag).map_err(|e| BagError::Open { path: bag.to_path_buf(), why: e.to_string() })?;
-    let mut files: Vec<StorageFile> = entries
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter_map(|path| StorageFormat::of_file(&path).map(|format| StorageFile { path, format }))
-        .collect();
+    let mut files = Vec::new();
+    for entry in entries {
+        // A file the folder cannot list is not skipped: the recording would have a hole.
+        let path = entry.map_err(|e| BagError::Open { path: bag.to_path_buf(), why: e.to_string() })?.path();
+        if let Some(format) = StorageFormat::of_file(&path) {
+            files.push(StorageFile { path, format });
+        }
+    }
     files.sort_by_key(|file| split_order(&file.path));
     Ok(files)
 }

@@ -74,9 +74,18 @@ pub fn run(args: AuditArgs) -> i32 {
     {
         return fail(format!("--min-clearance {min} must be a non-negative number of metres"));
     }
-    // Every bag must be one before any is audited.
-    if let Some(error) = args.bags.iter().find_map(|bag| storage_files(bag).err()) {
-        return fail(error);
+    // Every bag must be one before any is audited, and none of its files the output.
+    let mut inputs = Vec::new();
+    for bag in &args.bags {
+        match storage_files(bag) {
+            Ok(files) => inputs.extend(files.into_iter().map(|f| f.path)),
+            Err(e) => return fail(e),
+        }
+    }
+    if let Some(out) = &args.mcap_out
+        && inputs.iter().any(|input| same_file(input, out))
+    {
+        return fail(format!("--mcap-out {} is a file of the bags audited", out.display()));
     }
     let mut out = match args.mcap_out.as_deref().map(VerdictsMcap::create).transpose() {
         Ok(out) => out,
@@ -94,7 +103,9 @@ pub fn run(args: AuditArgs) -> i32 {
     let settings = AuditSettings { guard, scene, jobs: args.jobs };
     let progress = progress_bar();
     let mut write_error: Option<BagError> = None;
-    let mut table = TextTable::default();
+    if args.format == Format::Text {
+        emit(&text_header());
+    }
     let audited = audit_bags(&args.bags, &settings, |plan| {
         progress.inc(1);
         if let (Some(writer), None) = (&mut out, &write_error) {
@@ -102,7 +113,7 @@ pub fn run(args: AuditArgs) -> i32 {
         }
         match args.format {
             Format::Json => emit(&format!("{}\n", plan_line(&plan))),
-            Format::Text => table.push(&plan),
+            Format::Text => emit(&text_row(&plan)),
         }
     });
     progress.finish_and_clear();
@@ -110,17 +121,26 @@ pub fn run(args: AuditArgs) -> i32 {
         Ok(summary) => summary,
         Err(e) => return fail(e),
     };
-    if let Some(e) = write_error.or_else(|| out.map(VerdictsMcap::finish).and_then(Result::err)) {
-        return fail(e);
-    }
+    let write_error = write_error.or_else(|| out.map(VerdictsMcap::finish).and_then(Result::err));
     match args.format {
         Format::Json => emit(&format!("{}\n", summary_line(&summary))),
-        Format::Text => emit(&table.finish(&summary)),
+        Format::Text => emit(&text_summary(&summary)),
     }
     for damage in &summary.damaged {
         eprintln!("ccd_guard audit: {}", one_line(&damage.to_string()));
     }
-    summary.exit_code()
+    match write_error {
+        Some(e) => fail(e),
+        None => summary.exit_code(),
+    }
+}
+
+/// Whether two paths name the same file (one of them may not exist yet).
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 fn guard_settings(args: &AuditArgs) -> GuardSettings {
@@ -183,35 +203,27 @@ fn summary_line(summary: &AuditSummary) -> String {
     serde_json::json!({ "summary": counts }).to_string()
 }
 
-/// `--format text`: one row per plan, then the summary.
-#[derive(Default)]
-struct TextTable {
-    rows: String,
+/// `--format text`: a header, one row per plan as it is audited, then the summary.
+fn text_header() -> String {
+    format!("{:>6}  {:>20}  {:<28}  {:<14}  {:<9}  {:>8}  {}\n", "plan", "bag time [s]", "topic", "verdict", "certified", "toc [s]", "first contact")
 }
 
-impl TextTable {
-    fn push(&mut self, plan: &AuditedPlan) {
-        use std::fmt::Write;
-        let report = &plan.report;
-        let first = report.contacts.first();
-        let pair = first.map_or("-".to_string(), |c| format!("{} / {}", c.link, c.other));
-        let at = report.time_of_contact.map_or("-".to_string(), |t| format!("{t:.3}"));
-        let certified = if report.certified { "yes" } else { "no" };
-        let stamp = format!("{}.{:09}", plan.stamp / 1_000_000_000, plan.stamp % 1_000_000_000);
-        let _ = write!(self.rows, "{:>6}  {stamp:>20}  {:<28}  {:<14}  {certified:<9}  {at:>8}  {pair}", plan.index, plan.topic, report.verdict.name());
-        if let Some(error) = &report.error {
-            let _ = write!(self.rows, "  ({})", one_line(error));
-        }
-        self.rows.push('\n');
+fn text_row(plan: &AuditedPlan) -> String {
+    let report = &plan.report;
+    let pair = report.contacts.first().map_or("-".to_string(), |c| format!("{} / {}", c.link, c.other));
+    let at = report.time_of_contact.map_or("-".to_string(), |t| format!("{t:.3}"));
+    let certified = if report.certified { "yes" } else { "no" };
+    let stamp = format!("{}.{:09}", plan.stamp / 1_000_000_000, plan.stamp % 1_000_000_000);
+    let mut row = format!("{:>6}  {stamp:>20}  {:<28}  {:<14}  {certified:<9}  {at:>8}  {pair}", plan.index, plan.topic, report.verdict.name());
+    if let Some(error) = &report.error {
+        row.push_str(&format!("  ({})", one_line(error)));
     }
+    row + "\n"
+}
 
-    fn finish(self, summary: &AuditSummary) -> String {
-        let header =
-            format!("{:>6}  {:>20}  {:<28}  {:<14}  {:<9}  {:>8}  {}\n", "plan", "bag time [s]", "topic", "verdict", "certified", "toc [s]", "first contact");
-        let totals = format!(
-            "\n{} plans: {} collision_free, {} collision, {} uncertain, {} invalid ({:.0} ms)\n",
-            summary.plans, summary.collision_free, summary.collision, summary.uncertain, summary.invalid, summary.elapsed_ms
-        );
-        header + &self.rows + &totals
-    }
+fn text_summary(summary: &AuditSummary) -> String {
+    format!(
+        "\n{} plans: {} collision_free, {} collision, {} uncertain, {} invalid ({:.0} ms)\n",
+        summary.plans, summary.collision_free, summary.collision, summary.uncertain, summary.invalid, summary.elapsed_ms
+    )
 }

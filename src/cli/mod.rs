@@ -16,8 +16,8 @@ docs/cli.md and docs/node.md in ccd_guard's repository (installed with the packa
 /// The exit statuses of `audit`.
 const AUDIT_EXIT_STATUSES: &str = "Exit status of `audit`, over all plans: 1 if any collision, else 2 if any plan could not be \
 checked, else 3 if any uncertain, else 4 if any closer than --min-clearance, else 0; 2 for bad input, and for a bag \
-that could not be read to its end (the plans before the damage are printed; one line on stderr names the file and \
-the damage).
+that could not be read to its end, whatever its plans said (the plans before the damage are printed; one line on \
+stderr names the file and the damage).
 
 The reference is docs/cli.md in ccd_guard's repository (installed with the package under share/ccd_guard/docs).";
 

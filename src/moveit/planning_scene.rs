@@ -18,6 +18,9 @@ const ACM: &str = "allowed_collision_matrix";
 /// The world object a planning scene's octomap becomes (MoveIt's `OCTOMAP_NS`).
 pub const OCTOMAP_ID: &str = "<octomap>";
 
+/// What the scene lacks after a PlanningScene it could not take in at all.
+pub const UNTAKEN_SCENE: &str = "a PlanningScene";
+
 /// Why (part of) a planning scene message could not be taken in.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum PlanningSceneError {
@@ -379,12 +382,16 @@ impl PlanningSceneState {
     }
 
     /// Applies a `PlanningScene`: a full scene replaces the objects, the attached objects
-    /// and the matrix; a diff changes what it names. Bad joint values change nothing;
-    /// otherwise every part that can be taken in is, the rest is rejected (a bad matrix
-    /// allows nothing: every pair is checked), and the error lists what was not.
+    /// and the matrix; a diff changes what it names. Bad joint values take nothing in, and
+    /// the scene counts as lacking that message until a whole scene; otherwise every part
+    /// that can be taken in is, the rest is rejected (a bad matrix allows nothing: every
+    /// pair is checked), and the error lists what was not.
     pub fn apply_planning_scene(&mut self, scene: &msg::PlanningScene) -> Result<(), PlanningSceneError> {
         let state = &scene.robot_state;
-        self.update_joints(&state.joint_state.name, &state.joint_state.position)?;
+        if let Err(e) = self.update_joints(&state.joint_state.name, &state.joint_state.position) {
+            self.mark_incomplete(UNTAKEN_SCENE, &format!("a PlanningScene whose robot state could not be taken in: {e}"));
+            return Err(e);
+        }
         if !scene.is_diff {
             self.objects.clear();
             self.allowed.clear();

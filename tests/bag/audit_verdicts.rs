@@ -129,6 +129,8 @@ fn storage_formats_split_files_and_folders_give_the_same_verdicts() {
     let recording = demo_recording();
     let single_db3 = dir.path().join("demo.db3");
     recording.write_sqlite(&single_db3);
+    let zstd = dir.path().join("zstd.mcap");
+    recording.write_mcap_zstd(&zstd);
     let mcap_folder = dir.path().join("mcap_bag");
     recording.write_folder(&mcap_folder, "mcap", 3);
     let sqlite_folder = dir.path().join("sqlite_bag");
@@ -137,7 +139,7 @@ fn storage_formats_split_files_and_folders_give_the_same_verdicts() {
     let unfinished = dir.path().join("unfinished_bag");
     recording.write_folder(&unfinished, "mcap", 4);
     std::fs::remove_file(unfinished.join("metadata.yaml")).unwrap();
-    for bag in [single_db3, mcap_folder, sqlite_folder, unfinished] {
+    for bag in [single_db3, zstd, mcap_folder, sqlite_folder, unfinished] {
         let plans = audit(std::slice::from_ref(&bag), 2);
         assert_eq!(verdicts(&plans), DEMO_VERDICTS, "{}", bag.display());
         assert!(plans.iter().all(|p| &*p.bag == bag.as_path()));
@@ -212,6 +214,35 @@ fn a_scene_message_that_does_not_decode_leaves_no_plan_certified_until_a_whole_s
     assert!(why.contains("monitored_planning_scene"), "{why}");
 }
 
+/// World messages the audit cannot take in leave a gap, never an absence: a
+/// PlanningScene with a bad robot state, a CollisionObject in another encoding.
+#[test]
+fn world_messages_that_cannot_be_taken_in_leave_no_plan_certified() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = |s: u64| T0 + s * SECOND;
+    let mut bad_state = msg::PlanningScene { is_diff: true, ..Default::default() };
+    bad_state.robot_state.joint_state = msg::JointState { name: vec!["joint1".into()], position: vec![f64::NAN], ..Default::default() };
+    bad_state.world.collision_objects.push(intruder(msg::CollisionObject::ADD));
+    let mut r = Recording::default();
+    r.add("/monitored_planning_scene", t(1), &bad_state);
+    r.add("/planned_trajectory", t(2), &demo_trajectory("traj_free.yaml"));
+    r.add("/monitored_planning_scene", t(3), &msg::PlanningScene { is_diff: false, ..Default::default() });
+    r.add("/planned_trajectory", t(4), &demo_trajectory("traj_free.yaml"));
+    r.add_raw("/collision_object", "moveit_msgs/msg/CollisionObject", t(5), b"{\"id\": \"crate\"}".to_vec());
+    r.add("/planned_trajectory", t(6), &demo_trajectory("traj_free.yaml"));
+    for (k, m) in r.messages.iter_mut().enumerate() {
+        if k == 4 {
+            m.encoding = "json".into();
+        }
+    }
+    let bag = dir.path().join("gaps.mcap");
+    r.write_mcap(&bag);
+    let plans = audit(&[bag], 2);
+    assert_eq!(verdicts(&plans), ["uncertain", "collision_free", "uncertain"]);
+    assert!(plans[0].report.error.as_deref().unwrap().contains("robot state"), "{:?}", plans[0].report.error);
+    assert!(plans[2].report.error.as_deref().unwrap().contains("not CDR"), "{:?}", plans[2].report.error);
+}
+
 #[test]
 fn the_command_prints_json_lines_a_summary_and_the_exit_status() {
     let dir = tempfile::tempdir().unwrap();
@@ -278,6 +309,11 @@ fn the_exit_status_ranks_the_verdicts() {
         path
     };
     let status = |bag: &Path, extra: &[&str]| run(ccd_guard().arg("audit").arg(bag).args(demo_args()).args(extra)).0;
+    let onto_itself = dir.path().join("itself.mcap");
+    demo_recording().write_mcap(&onto_itself);
+    let before = std::fs::read(&onto_itself).unwrap();
+    assert_eq!(status(&onto_itself, &["--mcap-out", onto_itself.to_str().unwrap()]), 2, "the output may not be the bag");
+    assert_eq!(std::fs::read(&onto_itself).unwrap(), before, "the bag is left as it was");
     let free = bag("free.mcap", &["traj_free.yaml", "traj_free.yaml"]);
     assert_eq!(status(&free, &[]), 0);
     assert_eq!(status(&free, &["--min-clearance", "5"]), 4);

@@ -2,11 +2,13 @@
 //! on stderr naming the file and where, and exit status 2; mutated bags (bytes flipped,
 //! cut anywhere, spliced) never panic or hang.
 use super::audit_verdicts::demo_settings;
-use super::recording::{DEMO_VERDICTS, demo_args, demo_recording, short_recording};
+use super::recording::{DEMO_VERDICTS, Recording, SECOND, T0, demo_args, demo_recording, intruder, short_recording};
 use crate::common::cli::{ccd_guard, run};
+use crate::common::demo::demo_trajectory;
 use crate::common::mutate::mutate;
 use crate::common::rng::Lcg64;
 use ccd_guard::bag::audit::Auditor;
+use ccd_guard::moveit::msg;
 use std::time::{Duration, Instant};
 
 #[test]
@@ -20,7 +22,12 @@ fn a_truncated_bag_gives_the_plans_before_the_damage_and_one_line_naming_it() {
         }
         let bytes = std::fs::read(&whole).unwrap();
         let cut = dir.path().join(name);
-        std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+        // MCAP: inside the chunk of the last plan (the undecodable one); SQLite: halfway.
+        let at = match name {
+            "cut.mcap" => bytes.windows(8).position(|w| w == [0, 1, 0, 0, 0xff, 0xff, 0xff, 0x7f]).expect("the last plan's bytes"),
+            _ => bytes.len() / 2,
+        };
+        std::fs::write(&cut, &bytes[..at]).unwrap();
         let (code, stdout, stderr) = run(ccd_guard().arg("audit").arg(&cut).args(demo_args()).args(["--format", "json"]));
         assert_eq!(code, 2, "{name}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{name}: {stderr}");
@@ -59,14 +66,14 @@ fn what_is_not_a_bag_is_refused_in_one_line() {
     }
 }
 
-/// 10^4 mutated bags (half MCAP, half SQLite): each audit ends, with or without damage,
+/// 10^4 mutated bags (half MCAP with compressed chunks, half SQLite): each audit ends, with or without damage,
 /// and never panics. One auditor serves them all (the robot loaded once).
 #[test]
 fn mutated_bags_never_panic_or_hang() {
     let dir = tempfile::tempdir().unwrap();
     let mcap_path = dir.path().join("seed.mcap");
     let db3_path = dir.path().join("seed.db3");
-    short_recording().write_mcap(&mcap_path);
+    short_recording().write_mcap_zstd(&mcap_path);
     short_recording().write_sqlite(&db3_path);
     let seeds = [std::fs::read(&mcap_path).unwrap(), std::fs::read(&db3_path).unwrap()];
     let mut auditor = Auditor::new(&demo_settings(1)).unwrap();
@@ -87,4 +94,28 @@ fn mutated_bags_never_panic_or_hang() {
     }
     assert!(slowest < Duration::from_secs(20), "a case took {slowest:?}");
     assert!(damaged > 1000 && plans > 5_000, "the mutations reach both the damage and the plans: {damaged} damaged, {plans} plans");
+}
+
+/// A bit flipped inside an MCAP chunk (an obstacle moved) is damage, seen by the chunk's
+/// CRC before any of its messages is used: never a certified verdict over it.
+#[test]
+fn a_flipped_bit_in_a_chunk_is_damage_not_a_moved_obstacle() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = |s: u64| T0 + s * SECOND;
+    let mut r = Recording::default();
+    let mut aside = intruder(msg::CollisionObject::ADD);
+    aside.primitive_poses[0].position.x = 7.25;
+    r.add("/collision_object", t(1), &aside);
+    r.add("/planned_trajectory", t(2), &demo_trajectory("traj_free.yaml"));
+    let bag = dir.path().join("flipped.mcap");
+    r.write_mcap(&bag);
+    let mut bytes = std::fs::read(&bag).unwrap();
+    // The box's x (7.25) as it stands in the CDR: flip a bit of its exponent.
+    let at = bytes.windows(8).position(|w| w == 7.25f64.to_le_bytes()).expect("the box's x in the file");
+    bytes[at + 7] ^= 0x01;
+    std::fs::write(&bag, &bytes).unwrap();
+    let (code, stdout, stderr) = run(ccd_guard().arg("audit").arg(&bag).args(demo_args()).args(["--format", "json"]));
+    assert_eq!(code, 2, "{stdout} {stderr}");
+    assert!(stderr.contains("damaged at") && stderr.to_lowercase().contains("crc"), "{stderr}");
+    assert!(!stdout.contains(r#""certified":true"#), "{stdout}");
 }

@@ -13,6 +13,8 @@ use std::path::Path;
 pub struct Recorded {
     pub topic: String,
     pub type_name: String,
+    /// `cdr`, as rosbag2 writes.
+    pub encoding: String,
     pub time: u64,
     pub data: Vec<u8>,
 }
@@ -33,17 +35,27 @@ impl Recording {
     }
 
     pub fn add_raw(&mut self, topic: &str, type_name: &str, time: u64, data: Vec<u8>) {
-        self.messages.push(Recorded { topic: topic.into(), type_name: type_name.into(), time, data });
+        self.messages.push(Recorded { topic: topic.into(), type_name: type_name.into(), encoding: "cdr".into(), time, data });
     }
 
+    /// An MCAP file as rosbag2 writes it by default: uncompressed chunks (with CRCs).
     pub fn write_mcap(&self, path: &Path) {
+        self.write_mcap_with(path, None);
+    }
+
+    /// An MCAP file with zstd-compressed chunks (rosbag2's `--storage-preset-profile zstd_fast`).
+    pub fn write_mcap_zstd(&self, path: &Path) {
+        self.write_mcap_with(path, Some(mcap::Compression::Zstd));
+    }
+
+    fn write_mcap_with(&self, path: &Path, compression: Option<mcap::Compression>) {
         let file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-        let mut writer = mcap::WriteOptions::new().profile("ros2").chunk_size(Some(4096)).create(file).unwrap();
+        let mut writer = mcap::WriteOptions::new().profile("ros2").compression(compression).chunk_size(Some(4096)).create(file).unwrap();
         let mut channels = BTreeMap::new();
         for (sequence, m) in self.messages.iter().enumerate() {
-            let channel = *channels.entry((m.topic.clone(), m.type_name.clone())).or_insert_with(|| {
+            let channel = *channels.entry((m.topic.clone(), m.type_name.clone(), m.encoding.clone())).or_insert_with(|| {
                 let schema = writer.add_schema(&m.type_name, "ros2msg", b"").unwrap();
-                writer.add_channel(schema, &m.topic, "cdr", &BTreeMap::new()).unwrap()
+                writer.add_channel(schema, &m.topic, &m.encoding, &BTreeMap::new()).unwrap()
             });
             let header = mcap::records::MessageHeader { channel_id: channel, sequence: sequence as u32, log_time: m.time, publish_time: m.time };
             writer.write_to_known_channel(&header, &m.data).unwrap();
